@@ -1,0 +1,88 @@
+#include "cudist/core/array.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "core/detail/cuda_runtime.hpp"
+#include "core/detail/expects.hpp"
+#include "core/detail/memory.hpp"
+
+namespace cudist {
+namespace detail {
+
+Memory resolve_memory(void const* data, Memory declared) {
+  if (declared != Memory::kAuto) return declared;
+  return (data != nullptr && cuda_pointer_is_device(data)) ? Memory::kDevice : Memory::kHost;
+}
+
+ConstMatrixView staged(ConstMatrixView v, Device device, void* stream,
+                       std::optional<Array>& staging) {
+  v = resolved(v);
+  Memory const wanted = device.is_cuda() ? Memory::kDevice : Memory::kHost;
+  if (v.memory == wanted) return v;
+  staging = Array::copy_of(v, device, stream);
+  return staging->view();
+}
+
+}  // namespace detail
+
+Array Array::allocate(std::int64_t rows, std::int64_t cols, DType dtype, Device device,
+                      void* stream) {
+  CUDIST_EXPECTS(rows >= 0 && cols >= 0,
+                 "Array::allocate: negative shape (" << rows << ", " << cols << ")");
+  Array a;
+  a.rows_ = rows;
+  a.cols_ = cols;
+  a.dtype_ = dtype;
+  a.device_ = device;
+  std::size_t const bytes = a.bytes();
+  if (device.is_cuda()) {
+    require_device(device, "Array::allocate");
+    detail::cuda_set_device(device.index);
+    void* p = detail::cuda_malloc_async(bytes, stream, "Array::allocate");
+    a.data_ = std::shared_ptr<void>(p, [stream](void* q) { detail::cuda_free_async(q, stream); });
+  } else {
+    // 64-byte alignment keeps every row start of a dense float/double matrix vector-aligned.
+    std::size_t const rounded = (bytes + 63) / 64 * 64;
+    void* p = bytes == 0 ? nullptr : std::aligned_alloc(64, rounded);
+    if (bytes != 0 && p == nullptr) {
+      CUDIST_THROW(OutOfMemory, "Array::allocate: out of host memory allocating " << bytes
+                                                                                   << " bytes");
+    }
+    a.data_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+  }
+  return a;
+}
+
+Array Array::copy_of(ConstMatrixView src, Device device, void* stream) {
+  Array a = allocate(src.rows, src.cols, src.dtype, device, stream);
+  copy(src, a.view(), stream);
+  return a;
+}
+
+void copy(ConstMatrixView src, MatrixView dst, void* stream) {
+  CUDIST_EXPECTS(src.rows == dst.rows && src.cols == dst.cols,
+                 "copy: source is " << src.rows << "x" << src.cols << " but destination is "
+                                    << dst.rows << "x" << dst.cols);
+  CUDIST_EXPECTS(src.dtype == dst.dtype, "copy: source is " << dtype_name(src.dtype)
+                                                            << " but destination is "
+                                                            << dtype_name(dst.dtype));
+  if (src.empty()) return;
+  std::size_t const esize = size_of(src.dtype);
+  std::size_t const row_bytes = static_cast<std::size_t>(src.cols) * esize;
+  Memory const sm = detail::resolve_memory(src.data, src.memory);
+  Memory const dm = detail::resolve_memory(dst.data, dst.memory);
+  if (sm == Memory::kHost && dm == Memory::kHost) {
+    for (std::int64_t i = 0; i < src.rows; ++i) {
+      std::memcpy(static_cast<char*>(dst.data) + i * dst.stride * esize,
+                  static_cast<char const*>(src.data) + i * src.stride * esize, row_bytes);
+    }
+    return;
+  }
+  detail::cuda_memcpy_2d_async(dst.data, dst.stride * esize, src.data, src.stride * esize,
+                               row_bytes, src.rows, stream);
+  if (dm == Memory::kHost) detail::cuda_stream_synchronize(stream);
+}
+
+}  // namespace cudist

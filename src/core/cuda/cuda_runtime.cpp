@@ -1,0 +1,71 @@
+#include "core/detail/cuda_runtime.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include "core/detail/expects.hpp"
+#include "core/cuda/check.hpp"
+
+namespace cudist::detail {
+
+bool cuda_backend_compiled() { return true; }
+
+int cuda_runtime_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky "no device" error
+    return 0;
+  }
+  return count;
+}
+
+void cuda_set_device(int index) { CUDIST_CUDA_TRY(cudaSetDevice(index)); }
+
+bool cuda_pointer_is_device(void const* p) {
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged;
+}
+
+void* cuda_malloc_async(std::size_t bytes, void* stream, char const* who) {
+  if (bytes == 0) return nullptr;
+  void* p = nullptr;
+  cudaError_t const err = cudaMallocAsync(&p, bytes, static_cast<cudaStream_t>(stream));
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    if (err == cudaErrorMemoryAllocation) {
+      std::size_t free_b = 0, total_b = 0;
+      cudaMemGetInfo(&free_b, &total_b);
+      CUDIST_THROW(OutOfMemory, who << ": GPU out of memory allocating " << bytes << " bytes ("
+                                    << free_b << " of " << total_b << " bytes free)");
+    }
+    CUDIST_THROW(CudaError, who << ": cudaMallocAsync(" << bytes << ") failed: "
+                                << cudaGetErrorName(err) << ": " << cudaGetErrorString(err));
+  }
+  return p;
+}
+
+void cuda_free_async(void* p, void* stream) noexcept {
+  if (p != nullptr) cudaFreeAsync(p, static_cast<cudaStream_t>(stream));
+}
+
+void cuda_memcpy_2d_async(void* dst, std::size_t dpitch, void const* src, std::size_t spitch,
+                          std::size_t width_bytes, std::size_t height, void* stream) {
+  if (width_bytes == 0 || height == 0) return;
+  CUDIST_CUDA_TRY(cudaMemcpy2DAsync(dst, dpitch, src, spitch, width_bytes, height,
+                                    cudaMemcpyDefault, static_cast<cudaStream_t>(stream)));
+}
+
+void cuda_stream_synchronize(void* stream) {
+  CUDIST_CUDA_TRY(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
+}
+
+std::size_t cuda_free_memory() {
+  std::size_t free_b = 0, total_b = 0;
+  CUDIST_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+  return free_b;
+}
+
+}  // namespace cudist::detail

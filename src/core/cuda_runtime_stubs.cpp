@@ -1,0 +1,27 @@
+// Built instead of cuda/cuda_runtime.cpp when cudist is configured without CUDA: every GPU request
+// becomes a clear DeviceUnavailable error.
+#include "core/detail/cuda_runtime.hpp"
+#include "core/detail/expects.hpp"
+
+namespace cudist::detail {
+namespace {
+[[noreturn]] void not_compiled(char const* who) {
+  CUDIST_THROW(DeviceUnavailable, who << ": this build of cudist has no CUDA backend "
+                                         "(configure with -DCUDIST_ENABLE_CUDA=ON)");
+}
+}  // namespace
+
+bool cuda_backend_compiled() { return false; }
+int cuda_runtime_device_count() { return 0; }
+void cuda_set_device(int) { not_compiled("cuda_set_device"); }
+bool cuda_pointer_is_device(void const*) { return false; }
+void* cuda_malloc_async(std::size_t, void*, char const* who) { not_compiled(who); }
+void cuda_free_async(void*, void*) noexcept {}
+void cuda_memcpy_2d_async(void*, std::size_t, void const*, std::size_t, std::size_t, std::size_t,
+                          void*) {
+  not_compiled("copy");
+}
+void cuda_stream_synchronize(void*) {}
+std::size_t cuda_free_memory() { return 0; }
+
+}  // namespace cudist::detail

@@ -1,0 +1,40 @@
+// Which backend this test executable exercises (each test source is built once per backend), and
+// the guard that skips CUDA tests, with a clear message, on a machine without a GPU.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string_view>
+
+#include "cudist/core/array.hpp"
+#include "cudist/core/device.hpp"
+#include "cudist/core/resources.hpp"
+
+namespace cudist::test {
+
+inline Device backend_device() {
+  return std::string_view(CUDIST_TEST_BACKEND) == "cuda" ? Device::cuda(0) : Device::cpu();
+}
+
+inline Resources backend_resources() { return Resources(backend_device()); }
+
+/// Copies a host array to the backend's memory (no copy for the CPU backend).
+inline Array to_backend(Array const& host) {
+  return backend_device().is_cuda() ? Array::copy_of(host.view(), backend_device()) : host;
+}
+
+/// Copies an array (host or device) to a new host array.
+inline Array to_host(ConstMatrixView v) { return Array::copy_of(v, Device::cpu()); }
+
+inline std::string data_path(std::string_view rel) {
+  return std::string(CUDIST_TEST_DATA_DIR) + "/" + std::string(rel);
+}
+
+}  // namespace cudist::test
+
+/// First statement of every test that needs the backend's device.
+#define CUDIST_REQUIRE_BACKEND()                                                          \
+  do {                                                                                    \
+    if (::cudist::test::backend_device().is_cuda() && ::cudist::cuda_device_count() == 0) \
+      GTEST_SKIP() << "no CUDA GPU on this machine: CUDA backend test skipped";           \
+  } while (0)
