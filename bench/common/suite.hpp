@@ -1,0 +1,53 @@
+// The benchmark suite's common vocabulary: a case's measured result against its floor and its
+// peer, the ceilings measured in the same run, and the suite registry behind `cudist bench`.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cudist::bench {
+
+/// Machine ceilings measured at the start of every run (BENCHMARKS.md: ratios, not absolutes).
+struct Ceilings {
+  double write_bytes_per_s = 0;   ///< write-only kernel
+  double copy_bytes_per_s = 0;    ///< device-to-device copy, read + write counted
+  double fma_per_s = 0;           ///< fp32 FFMA instructions (x32 lanes counted per warp lane)
+  double fmnmx_add_per_s = 0;     ///< fp32 add + min updates (min-plus inner step)
+  double popc_per_s = 0;          ///< 32-bit popc
+  double dpx_s32_per_s = 0;       ///< __viaddmin_s32 updates
+  double dpx_s16x2_per_s = 0;     ///< __viaddmin_s16x2 updates (2 per instruction)
+  std::string device_name;
+};
+
+struct CaseResult {
+  std::string id;           ///< BENCHMARKS.md id: D1, K2, S1, ...
+  std::string description;  ///< "cdist euclidean 2048x1024 d=16 fp32"
+  double time_us = 0;       ///< median over the timed runs
+  double floor_us = 0;      ///< max(bytes / bandwidth, instructions / issue rate)
+  std::string floor_basis;  ///< what sets the floor: "write bandwidth", "FMA issue", ...
+  std::string peer;         ///< peer measured in-process (e.g. "cuSPARSE"); empty if none
+  double peer_us = 0;
+  bool correct = false;     ///< checked against a reference in the same run
+  std::string note;         ///< anything a reader must know (accuracy of the peer, sizes, ...)
+};
+
+struct Options {
+  int repeats = 20;        ///< timed runs per case (median reported)
+  int warmup = 3;
+  bool quick = false;      ///< smaller sizes, for a smoke test
+  Ceilings ceilings;       ///< measured before the suites run
+};
+
+struct Suite {
+  std::string name;  ///< "dense", "knn", "semiring", "sparse", "cpu"
+  std::function<std::vector<CaseResult>(Options const&)> run;
+};
+
+/// Every suite compiled into this build (GPU suites only when CUDA is built).
+std::vector<Suite> const& all_suites();
+
+/// Measures the ceilings of the current CUDA device (empty Ceilings without one).
+Ceilings measure_ceilings();
+
+}  // namespace cudist::bench

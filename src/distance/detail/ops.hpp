@@ -1,0 +1,304 @@
+// The metric op structs: what one (x_i, y_j) pair contributes per column k, how partial
+// accumulators merge, and the epilogue that turns an accumulator into the distance. Shared by the
+// CPU backend and the CUDA contraction engine, so both compute the same function.
+//
+//   D[i][j] = finish(reduce_k step(x[i][k], y[j][k]), i, j)
+//
+// Every op has:  using Acc;  static Acc init();  static void step(Acc&, C a, C b[, C w]);
+//                static Acc merge(Acc, Acc);  Out finish(Acc, int64 i, int64 j) const;
+// C is the compute type (float, double, or int32 for exact uint8 arithmetic). Ops whose kWeighted
+// is true take a per-column weight in step; the others receive pre-scaled inputs instead
+// (see preprocess.hpp), which keeps the hot loops free of weight loads.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define CUDIST_HD __host__ __device__ __forceinline__
+#else
+#define CUDIST_HD inline
+#endif
+
+namespace cudist::detail::ops {
+
+template <class C>
+CUDIST_HD C abs_diff(C a, C b) {
+  return a > b ? a - b : b - a;  // also exact for unsigned-range integers held in int32
+}
+template <>
+CUDIST_HD float abs_diff(float a, float b) { return std::fabs(a - b); }
+template <>
+CUDIST_HD double abs_diff(double a, double b) { return std::fabs(a - b); }
+
+/// max that ignores a NaN operand, as scipy's chebyshev does (std::max(dist, diff) in its C++
+/// kernels): on the GPU this is the native fmax.
+template <class C>
+CUDIST_HD C max_ignoring_nan(C acc, C v) { return v > acc ? v : acc; }
+template <>
+CUDIST_HD float max_ignoring_nan(float acc, float v) { return fmaxf(acc, v); }
+template <>
+CUDIST_HD double max_ignoring_nan(double acc, double v) { return fmax(acc, v); }
+
+template <class C>
+CUDIST_HD C sqrt_of(C v) { return std::sqrt(v); }
+
+template <class C, class Out>
+struct OpBase {
+  using Compute = C;
+  using Output = Out;
+  static constexpr bool kTakesWeight = false;  // step(acc, a, b, w) instead of step(acc, a, b)
+  static constexpr bool kWeighted = false;     // a weight vector is actually given
+};
+
+/// One step of `op` at column k; `w` is the weight vector (only read by weighted ops).
+template <class Op, class Acc, class C>
+CUDIST_HD void step_at(Op const& op, Acc& acc, C a, C b, C const* w, std::int64_t k) {
+  if constexpr (Op::kTakesWeight) {
+    if constexpr (Op::kWeighted) {
+      op.step(acc, a, b, w[k]);
+    } else {
+      op.step(acc, a, b, C(1));
+    }
+  } else {
+    op.step(acc, a, b);
+  }
+}
+
+/// sqeuclidean / euclidean (take_sqrt): sum (a - b)^2, the direct formula (no cancellation).
+template <class C, class Out>
+struct SqDiffSumOp : OpBase<C, Out> {
+  using Acc = C;
+  bool take_sqrt = false;
+  static CUDIST_HD Acc init() { return Acc(0); }
+  static CUDIST_HD void step(Acc& acc, C a, C b) {
+    C const d = a - b;
+    acc += d * d;
+  }
+  static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
+  CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const {
+    Out const v = static_cast<Out>(acc);
+    return take_sqrt ? sqrt_of(v) : v;
+  }
+};
+
+/// cityblock: sum |a - b|.
+template <class C, class Out>
+struct AbsDiffSumOp : OpBase<C, Out> {
+  using Acc = C;
+  static CUDIST_HD Acc init() { return Acc(0); }
+  static CUDIST_HD void step(Acc& acc, C a, C b) { acc += abs_diff(a, b); }
+  static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
+  CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const { return static_cast<Out>(acc); }
+};
+
+/// chebyshev: max |a - b| (NaN components ignored, as scipy does).
+template <class C, class Out>
+struct AbsDiffMaxOp : OpBase<C, Out> {
+  using Acc = C;
+  static CUDIST_HD Acc init() { return Acc(0); }
+  static CUDIST_HD void step(Acc& acc, C a, C b) { acc = max_ignoring_nan(acc, abs_diff(a, b)); }
+  static CUDIST_HD Acc merge(Acc a, Acc b) { return max_ignoring_nan(a, b); }
+  CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const { return static_cast<Out>(acc); }
+};
+
+/// minkowski: (sum |a - b|^p)^(1/p) for a general p (p = 1, 2, inf dispatch to the ops above).
+template <class C, class Out>
+struct PowDiffSumOp : OpBase<C, Out> {
+  using Acc = C;
+  C p = C(3);
+  C inv_p = C(1) / C(3);
+  static CUDIST_HD Acc init() { return Acc(0); }
+  CUDIST_HD void step(Acc& acc, C a, C b) const { acc += std::pow(abs_diff(a, b), p); }
+  static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
+  CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const {
+    return static_cast<Out>(std::pow(acc, inv_p));
+  }
+};
+
+/// inner_product (a similarity), and cosine / correlation from precomputed row norms:
+/// 1 - x.y / (|x| |y|), the cosine clamped to [-1, 1] as scipy does; zero rows give NaN.
+template <class C, class Out>
+struct DotOp : OpBase<C, Out> {
+  using Acc = C;
+  enum class Finish : std::uint8_t { kInnerProduct, kCosineDistance };
+  Finish kind = Finish::kInnerProduct;
+  C const* x_norms = nullptr;  // (m) |x_i| after any centering / weighting
+  C const* y_norms = nullptr;  // (n)
+  static CUDIST_HD Acc init() { return Acc(0); }
+  static CUDIST_HD void step(Acc& acc, C a, C b) { acc += a * b; }
+  static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
+  CUDIST_HD Out finish(Acc acc, std::int64_t i, std::int64_t j) const {
+    if (kind == Finish::kInnerProduct) return static_cast<Out>(acc);
+    C c = acc / (x_norms[i] * y_norms[j]);
+    if (std::fabs(c) > C(1)) c = c > C(0) ? C(1) : C(-1);
+    return static_cast<Out>(C(1) - c);
+  }
+};
+
+/// canberra: sum w |a - b| / (|a| + |b|), a 0/0 term counting 0.
+template <class C, class Out, bool Weighted>
+struct CanberraOp : OpBase<C, Out> {
+  static constexpr bool kTakesWeight = true;
+  static constexpr bool kWeighted = Weighted;
+  using Acc = C;
+  static CUDIST_HD Acc init() { return Acc(0); }
+  static CUDIST_HD void step(Acc& acc, C a, C b, C w) {
+    C const den = std::fabs(a) + std::fabs(b);
+    if (den != C(0)) acc += w * (std::fabs(a - b) / den);
+  }
+  static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
+  CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const { return static_cast<Out>(acc); }
+};
+
+template <class C>
+struct SumPair {
+  C first, second;
+};
+
+/// braycurtis: sum |a - b| / sum |a + b|.
+template <class C, class Out>
+struct BrayCurtisOp : OpBase<C, Out> {
+  using Acc = SumPair<C>;
+  static CUDIST_HD Acc init() { return {C(0), C(0)}; }
+  static CUDIST_HD void step(Acc& acc, C a, C b) {
+    acc.first += std::fabs(a - b);
+    acc.second += std::fabs(a + b);
+  }
+  static CUDIST_HD Acc merge(Acc a, Acc b) { return {a.first + b.first, a.second + b.second}; }
+  CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const {
+    return static_cast<Out>(acc.first / acc.second);
+  }
+};
+
+/// scipy.special.rel_entr: x log(x / y), 0 at x = 0 <= y, +inf where undefined.
+template <class C>
+CUDIST_HD C rel_entr(C x, C y) {
+  if (x > C(0) && y > C(0)) return x * std::log(x / y);
+  if (x == C(0) && y >= C(0)) return C(0);
+  if (x != x || y != y) return x + y;  // NaN in, NaN out
+  return C(INFINITY);
+}
+
+/// jensenshannon on rows already divided by their sums (preprocess.hpp):
+/// sqrt((sum rel_entr(p, m) + rel_entr(q, m)) / 2), m = (p + q) / 2.
+template <class C, class Out>
+struct JensenShannonOp : OpBase<C, Out> {
+  using Acc = C;
+  static CUDIST_HD Acc init() { return Acc(0); }
+  static CUDIST_HD void step(Acc& acc, C p, C q) {
+    C const m = (p + q) * C(0.5);
+    acc += rel_entr(p, m) + rel_entr(q, m);
+  }
+  static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
+  CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const {
+    C const half = acc * C(0.5);
+    if (half != half) return static_cast<Out>(half);
+    return static_cast<Out>(std::sqrt(half > C(0) ? half : C(0)));  // rounding can dip below 0
+  }
+};
+
+/// hamming (share of columns where a != b) and jaccard (columns where a != b among those where
+/// either is nonzero), both optionally weighted.
+template <class C, class Out, bool Weighted>
+struct MismatchOp : OpBase<C, Out> {
+  static constexpr bool kTakesWeight = true;
+  static constexpr bool kWeighted = Weighted;
+  using Acc = SumPair<C>;  // (weight of a != b, weight of a != 0 || b != 0)
+  enum class Finish : std::uint8_t { kHamming, kJaccard };
+  Finish kind = Finish::kHamming;
+  C total_weight = C(0);  // d, or sum of w
+  static CUDIST_HD Acc init() { return {C(0), C(0)}; }
+  static CUDIST_HD void step(Acc& acc, C a, C b, C w) {
+    if (a != b) acc.first += w;
+    if (a != C(0) || b != C(0)) acc.second += w;
+  }
+  static CUDIST_HD Acc merge(Acc a, Acc b) { return {a.first + b.first, a.second + b.second}; }
+  CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const {
+    if (kind == Finish::kHamming) return static_cast<Out>(acc.first / total_weight);
+    return static_cast<Out>(acc.second == C(0) ? C(0) : acc.first / acc.second);
+  }
+};
+
+/// dice as scipy computes it for numeric input: ntt = sum a b, ndiff = sum (a + b - 2 a b),
+/// dice = ndiff / (2 ntt + ndiff); for 0/1 data these are the boolean counts.
+template <class C, class Out, bool Weighted>
+struct DiceOp : OpBase<C, Out> {
+  static constexpr bool kTakesWeight = true;
+  static constexpr bool kWeighted = Weighted;
+  using Acc = SumPair<C>;  // (ntt, ndiff)
+  static CUDIST_HD Acc init() { return {C(0), C(0)}; }
+  static CUDIST_HD void step(Acc& acc, C a, C b, C w) {
+    C const ab = a * b;
+    acc.first += w * ab;
+    acc.second += w * (a + b - C(2) * ab);
+  }
+  static CUDIST_HD Acc merge(Acc a, Acc b) { return {a.first + b.first, a.second + b.second}; }
+  CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const {
+    return static_cast<Out>(acc.second / (C(2) * acc.first + acc.second));
+  }
+};
+
+template <class C>
+struct BoolCounts {
+  C tt, tf, ft;  // both nonzero; only a; only b
+};
+
+/// The boolean dissimilarities of scipy (inputs taken as a != 0): counts ntt, ntf, nft and
+/// nff = n - ntt - ntf - nft, n = d or the sum of the weights.
+template <class C, class Out, bool Weighted>
+struct BooleanOp : OpBase<C, Out> {
+  static constexpr bool kTakesWeight = true;
+  static constexpr bool kWeighted = Weighted;
+  using Acc = BoolCounts<C>;
+  enum class Finish : std::uint8_t {
+    kKulczynski1,
+    kRogersTanimoto,  // also sokalmichener: the same formula
+    kRussellRao,
+    kSokalSneath,
+    kYule,
+  };
+  Finish kind = Finish::kRogersTanimoto;
+  C total_weight = C(0);
+  static CUDIST_HD Acc init() { return {C(0), C(0), C(0)}; }
+  static CUDIST_HD void step(Acc& acc, C a, C b, C w) {
+    bool const ta = a != C(0), tb = b != C(0);
+    if (ta && tb) acc.tt += w;
+    if (ta && !tb) acc.tf += w;
+    if (!ta && tb) acc.ft += w;
+  }
+  static CUDIST_HD Acc merge(Acc a, Acc b) { return {a.tt + b.tt, a.tf + b.tf, a.ft + b.ft}; }
+  CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const {
+    C const ndiff = acc.tf + acc.ft;
+    C const nff = total_weight - acc.tt - ndiff;
+    switch (kind) {
+      case Finish::kKulczynski1: return static_cast<Out>(acc.tt / ndiff);
+      case Finish::kRogersTanimoto: return static_cast<Out>(C(2) * ndiff / (acc.tt + nff + C(2) * ndiff));
+      case Finish::kRussellRao: return static_cast<Out>((total_weight - acc.tt) / total_weight);
+      case Finish::kSokalSneath: return static_cast<Out>(C(2) * ndiff / (acc.tt + C(2) * ndiff));
+      case Finish::kYule: {
+        C const half_r = acc.tf * acc.ft;
+        return static_cast<Out>(half_r == C(0) ? C(0) : C(2) * half_r / (acc.tt * nff + half_r));
+      }
+    }
+    return Out(0);
+  }
+};
+
+/// hamming_bits: number of differing bits between rows of packed words (uint32 or uint8).
+template <class Word, class Out>
+struct XorPopcountOp : OpBase<Word, Out> {
+  using Acc = std::uint32_t;
+  static CUDIST_HD Acc init() { return 0; }
+  static CUDIST_HD void step(Acc& acc, Word a, Word b) {
+#if defined(__CUDA_ARCH__)
+    acc += __popc(static_cast<unsigned>(a ^ b));
+#else
+    acc += static_cast<Acc>(__builtin_popcount(static_cast<unsigned>(a ^ b)));
+#endif
+  }
+  static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
+  CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const { return static_cast<Out>(acc); }
+};
+
+}  // namespace cudist::detail::ops

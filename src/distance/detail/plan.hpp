@@ -1,0 +1,29 @@
+// Planning a pairwise computation: from (metric, parameters, input dtype) to the preparation of
+// the inputs and the OpSpec the backends run. See pairwise_plan.cpp.
+#pragma once
+
+#include <vector>
+
+#include "cudist/core/array.hpp"
+#include "cudist/core/resources.hpp"
+#include "cudist/distance/pairwise.hpp"
+#include "distance/detail/problem.hpp"
+
+namespace cudist::detail {
+
+/// A problem ready for a backend, and the temporaries it points into.
+struct PlannedPairwise {
+  PairwiseProblem problem;
+  std::vector<Array> temporaries;
+};
+
+/// x and y must already be in res.device's memory (y may alias x: then `same` is true); out is
+/// the backend-memory output view. Validates metric parameters (throws InvalidArgument).
+PlannedPairwise plan_pairwise(Resources const& res, char const* who, ConstMatrixView x,
+                              ConstMatrixView y, bool same, MatrixView out, OutputLayout layout,
+                              Metric metric, MetricParams const& params);
+
+/// Runs a planned problem on res.device.
+void run_pairwise(Resources const& res, PairwiseProblem const& problem);
+
+}  // namespace cudist::detail

@@ -1,0 +1,124 @@
+// API layer of the pairwise family: validate every argument, bring the data to the device that
+// computes, plan, run, and hand the result back where the caller wants it. No math here.
+#include "cudist/distance/pairwise.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/detail/cuda_runtime.hpp"
+#include "core/detail/expects.hpp"
+#include "core/detail/memory.hpp"
+#include "distance/detail/plan.hpp"
+
+namespace cudist {
+namespace {
+
+void validate_view(char const* who, char const* name, BasicMatrixView<void const*> v) {
+  CUDIST_EXPECTS(v.rows >= 0 && v.cols >= 0,
+                 who << ": " << name << " has a negative shape (" << v.rows << ", " << v.cols << ")");
+  CUDIST_EXPECTS(v.stride >= v.cols || v.rows <= 1,
+                 who << ": " << name << " has row stride " << v.stride << " < its " << v.cols
+                     << " columns");
+  if (v.empty()) return;
+  CUDIST_EXPECTS(v.data != nullptr, who << ": " << name << " is a null pointer with shape ("
+                                        << v.rows << ", " << v.cols << ")");
+  CUDIST_EXPECTS(reinterpret_cast<std::uintptr_t>(v.data) % size_of(v.dtype) == 0,
+                 who << ": " << name << " pointer is not aligned to its " << size_of(v.dtype)
+                     << "-byte " << dtype_name(v.dtype) << " elements");
+}
+
+void validate_inputs(char const* who, ConstMatrixView x, ConstMatrixView y) {
+  validate_view(who, "x", x);
+  validate_view(who, "y", y);
+  CUDIST_EXPECTS(x.dtype == y.dtype, who << ": x is " << dtype_name(x.dtype) << " but y is "
+                                         << dtype_name(y.dtype) << "; convert one of them");
+  CUDIST_EXPECTS(x.dtype != DType::kInt16 && x.dtype != DType::kInt32 && x.dtype != DType::kInt64,
+                 who << ": dtype " << dtype_name(x.dtype)
+                     << " is not supported (use float16/bfloat16/float32/float64/uint8)");
+  CUDIST_EXPECTS(x.cols == y.cols, who << ": x has " << x.cols << " columns but y has " << y.cols);
+}
+
+void validate_output(char const* who, MatrixView out, std::int64_t rows, std::int64_t cols,
+                     DType dtype) {
+  validate_view(who, "out", out);
+  CUDIST_EXPECTS(out.rows == rows && out.cols == cols,
+                 who << ": out is (" << out.rows << ", " << out.cols << ") but must be (" << rows
+                     << ", " << cols << ")");
+  CUDIST_EXPECTS(out.dtype == dtype, who << ": out is " << dtype_name(out.dtype) << " but must be "
+                                         << dtype_name(dtype) << " for these inputs");
+}
+
+bool same_view(ConstMatrixView a, ConstMatrixView b) {
+  return a.data == b.data && a.rows == b.rows && a.cols == b.cols && a.stride == b.stride &&
+         a.dtype == b.dtype;
+}
+
+/// Stages inputs to the backend, runs, and copies the result to `out` if it lives elsewhere.
+void compute(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
+             bool same, MatrixView out, detail::OutputLayout layout, Metric metric,
+             MetricParams const& params) {
+  require_device(res.device, who);
+  if (res.device.is_cuda()) detail::cuda_set_device(res.device.index);
+  std::optional<Array> x_stage, y_stage, out_stage;
+  ConstMatrixView const xs = detail::staged(x, res.device, res.stream, x_stage);
+  ConstMatrixView const ys = same ? xs : detail::staged(y, res.device, res.stream, y_stage);
+  MatrixView const outr = detail::resolved(out);
+  Memory const backend_memory = res.device.is_cuda() ? Memory::kDevice : Memory::kHost;
+  MatrixView target = outr;
+  if (outr.memory != backend_memory) {
+    out_stage = Array::allocate(out.rows, out.cols, out.dtype, res.device, res.stream);
+    target = out_stage->view();
+  }
+  detail::PlannedPairwise const planned =
+      detail::plan_pairwise(res, who, xs, ys, same, target, layout, metric, params);
+  detail::run_pairwise(res, planned.problem);
+  if (out_stage) copy(out_stage->view(), outr, res.stream);
+  // Host staging buffers must outlive the work queued on the stream.
+  if (res.device.is_cuda() && (x_stage || y_stage || !planned.temporaries.empty())) {
+    detail::cuda_stream_synchronize(res.stream);
+  }
+}
+
+}  // namespace
+
+DType distance_output_dtype(DType input) {
+  return input == DType::kFloat64 ? DType::kFloat64 : DType::kFloat32;
+}
+
+void cdist(Resources const& res, ConstMatrixView x, ConstMatrixView y, MatrixView out,
+           Metric metric, MetricParams const& params) {
+  char const* who = "cdist";
+  validate_inputs(who, x, y);
+  validate_output(who, out, x.rows, y.rows, distance_output_dtype(x.dtype));
+  if (x.rows == 0 || y.rows == 0) return;  // empty output: nothing to launch
+  compute(who, res, x, y, same_view(x, y), out, detail::OutputLayout::kFull, metric, params);
+}
+
+Array cdist(Resources const& res, ConstMatrixView x, ConstMatrixView y, Metric metric,
+            MetricParams const& params) {
+  validate_inputs("cdist", x, y);
+  Array out = Array::allocate(x.rows, y.rows, distance_output_dtype(x.dtype), res.device, res.stream);
+  cdist(res, x, y, out.view(), metric, params);
+  return out;
+}
+
+void pdist(Resources const& res, ConstMatrixView x, MatrixView out, Metric metric,
+           MetricParams const& params) {
+  char const* who = "pdist";
+  validate_inputs(who, x, x);
+  std::int64_t const pairs = x.rows * (x.rows - 1) / 2;
+  validate_output(who, out, 1, pairs, distance_output_dtype(x.dtype));
+  if (pairs == 0) return;
+  compute(who, res, x, x, true, out, detail::OutputLayout::kCondensed, metric, params);
+}
+
+Array pdist(Resources const& res, ConstMatrixView x, Metric metric, MetricParams const& params) {
+  validate_inputs("pdist", x, x);
+  std::int64_t const pairs = x.rows * (x.rows - 1) / 2;
+  Array out = Array::allocate(1, pairs, distance_output_dtype(x.dtype), res.device, res.stream);
+  pdist(res, x, out.view(), metric, params);
+  return out;
+}
+
+}  // namespace cudist
