@@ -9,22 +9,42 @@
 
 namespace cudist::io {
 
-/// Reads a 1-D (as 1 x n) or 2-D .npy file into host memory. Supported: float16/32/64, uint8,
-/// bool (as uint8), int16/32/64, either byte order, C or Fortran order.
-/// @throw FileError naming the file and what is wrong (missing, truncated, bad header, 3-D, ...).
+/// Reads a .npy file (format 1.0, 2.0 or 3.0) into a dense row-major host array, with one read
+/// of the data. Supported dtypes: float16/32/64, uint8, bool (as uint8 holding 0 or 1),
+/// int16/32/64, little- or big-endian (swapped to host order). A 2-D array becomes rows x cols
+/// (Fortran order is transposed into row-major), a 1-D array 1 x n, a 0-D scalar 1 x 1; 0-row or
+/// 0-column arrays are valid and empty. Not supported: int8 and unsigned integers wider than
+/// 8 bits, complex, structured dtypes, 3-D and higher.
+/// The data must be exactly as long as the shape says: bytes after it are rejected (NumPy ignores
+/// them, but they most likely mean the header's shape is wrong).
+/// @throw FileError naming the file and what is wrong: missing, bad magic, unsupported version,
+///        truncated header, malformed header dict, unsupported dtype (which), 3-D, truncated
+///        data (expected vs actual bytes), data after the array.
 Array read_npy(std::string const& path);
 
 enum class NpyShape { kMatrix, kVector };
 
-/// Writes m (host or device memory, any stride) as a C-order .npy file (format 1.0, or 2.0 when
-/// the header needs it). kVector writes a 1-D array of m.rows * m.cols elements.
+/// Writes m (host or device memory, any row stride) as a C-order little-endian .npy file: format
+/// 1.0 (2.0 when the header does not fit 1.0's 16-bit length), with the header padded so that
+/// the data starts on a 64-byte boundary, as NumPy does. kMatrix writes shape (rows, cols);
+/// kVector writes the 1-D shape (rows * cols,) of the elements in row-major order.
+/// @note Device data is first copied to the host, which synchronizes the default stream.
+/// @throw InvalidArgument for bfloat16 (no .npy dtype) or an invalid view; the file is not
+///        created then.
+/// @throw FileError naming the path when it cannot be created or written (e.g. a full disk).
 void write_npy(std::string const& path, ConstMatrixView m, NpyShape shape = NpyShape::kMatrix);
 
-/// Reads .fvecs (float32), .bvecs (uint8) or .ivecs (int32), chosen by the file's extension:
-/// each record is an int32 dimension followed by that many values; all records must agree.
+/// Reads .fvecs (float32), .bvecs (uint8) or .ivecs (int32), chosen by the file's extension
+/// (any case): each record is a little-endian int32 dimension d > 0 followed by d values, and
+/// every record must have the same d. The result is records x d; an empty file gives 0 x 0.
+/// @throw FileError naming the file and the problem: another extension (listing the supported
+///        ones), missing file, a non-positive dimension, a record whose dimension differs from
+///        record 0's (naming its index), or a file size that is not a whole number of records
+///        (truncated).
 Array read_vecs(std::string const& path);
 
-/// read_npy or read_vecs by extension (.npy, .fvecs, .bvecs, .ivecs).
+/// read_npy or read_vecs by extension, in any case (.npy, .fvecs, .bvecs, .ivecs).
+/// @throw FileError listing the supported extensions for any other; else as those readers.
 Array read_matrix(std::string const& path);
 
 }  // namespace cudist::io

@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #if defined(__CUDACC__)
 #define CUDIST_HD __host__ __device__ __forceinline__
@@ -22,23 +23,26 @@
 
 namespace cudist::detail::ops {
 
-template <class C>
-CUDIST_HD C abs_diff(C a, C b) {
-  return a > b ? a - b : b - a;  // also exact for unsigned-range integers held in int32
+/// |a - b|, written as a select so that it also works on integers and on the CPU backend's
+/// SIMD vector types (on the GPU it compiles to FADD with the |.| modifier).
+template <class T>
+CUDIST_HD T abs_diff(T a, T b) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_floating_point_v<T>) return fabs(a - b);
+#endif
+  return a > b ? a - b : b - a;
 }
-template <>
-CUDIST_HD float abs_diff(float a, float b) { return std::fabs(a - b); }
-template <>
-CUDIST_HD double abs_diff(double a, double b) { return std::fabs(a - b); }
 
-/// max that ignores a NaN operand, as scipy's chebyshev does (std::max(dist, diff) in its C++
-/// kernels): on the GPU this is the native fmax.
-template <class C>
-CUDIST_HD C max_ignoring_nan(C acc, C v) { return v > acc ? v : acc; }
-template <>
-CUDIST_HD float max_ignoring_nan(float acc, float v) { return fmaxf(acc, v); }
-template <>
-CUDIST_HD double max_ignoring_nan(double acc, double v) { return fmax(acc, v); }
+/// max that ignores a NaN `v`, as scipy's chebyshev does (std::max(dist, diff) in its C++
+/// kernels); acc is never NaN. On the GPU this is the native fmax; on the CPU the compare-select
+/// form, which vectorises (std::fmax would be a library call per element).
+template <class T>
+CUDIST_HD T max_ignoring_nan(T acc, T v) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_floating_point_v<T>) return fmax(acc, v);
+#endif
+  return v > acc ? v : acc;
+}
 
 template <class C>
 CUDIST_HD C sqrt_of(C v) { return std::sqrt(v); }
@@ -48,6 +52,7 @@ struct OpBase {
   using Compute = C;
   using Output = Out;
   static constexpr bool kTakesWeight = false;  // step(acc, a, b, w) instead of step(acc, a, b)
+  static constexpr bool kLaneWise = false;     // step is a template: also runs on SIMD vectors
   static constexpr bool kWeighted = false;     // a weight vector is actually given
 };
 
@@ -69,10 +74,12 @@ CUDIST_HD void step_at(Op const& op, Acc& acc, C a, C b, C const* w, std::int64_
 template <class C, class Out>
 struct SqDiffSumOp : OpBase<C, Out> {
   using Acc = C;
+  static constexpr bool kLaneWise = true;
   bool take_sqrt = false;
   static CUDIST_HD Acc init() { return Acc(0); }
-  static CUDIST_HD void step(Acc& acc, C a, C b) {
-    C const d = a - b;
+  template <class T>
+  static CUDIST_HD void step(T& acc, T a, T b) {
+    T const d = a - b;
     acc += d * d;
   }
   static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
@@ -85,9 +92,11 @@ struct SqDiffSumOp : OpBase<C, Out> {
 /// cityblock: sum |a - b|.
 template <class C, class Out>
 struct AbsDiffSumOp : OpBase<C, Out> {
+  static constexpr bool kLaneWise = true;
   using Acc = C;
   static CUDIST_HD Acc init() { return Acc(0); }
-  static CUDIST_HD void step(Acc& acc, C a, C b) { acc += abs_diff(a, b); }
+  template <class T>
+  static CUDIST_HD void step(T& acc, T a, T b) { acc += abs_diff(a, b); }
   static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
   CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const { return static_cast<Out>(acc); }
 };
@@ -95,9 +104,11 @@ struct AbsDiffSumOp : OpBase<C, Out> {
 /// chebyshev: max |a - b| (NaN components ignored, as scipy does).
 template <class C, class Out>
 struct AbsDiffMaxOp : OpBase<C, Out> {
+  static constexpr bool kLaneWise = true;
   using Acc = C;
   static CUDIST_HD Acc init() { return Acc(0); }
-  static CUDIST_HD void step(Acc& acc, C a, C b) { acc = max_ignoring_nan(acc, abs_diff(a, b)); }
+  template <class T>
+  static CUDIST_HD void step(T& acc, T a, T b) { acc = max_ignoring_nan(acc, abs_diff(a, b)); }
   static CUDIST_HD Acc merge(Acc a, Acc b) { return max_ignoring_nan(a, b); }
   CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const { return static_cast<Out>(acc); }
 };
@@ -125,8 +136,10 @@ struct DotOp : OpBase<C, Out> {
   Finish kind = Finish::kInnerProduct;
   C const* x_norms = nullptr;  // (m) |x_i| after any centering / weighting
   C const* y_norms = nullptr;  // (n)
+  static constexpr bool kLaneWise = true;
   static CUDIST_HD Acc init() { return Acc(0); }
-  static CUDIST_HD void step(Acc& acc, C a, C b) { acc += a * b; }
+  template <class T>
+  static CUDIST_HD void step(T& acc, T a, T b) { acc += a * b; }
   static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
   CUDIST_HD Out finish(Acc acc, std::int64_t i, std::int64_t j) const {
     if (kind == Finish::kInnerProduct) return static_cast<Out>(acc);

@@ -1,0 +1,11 @@
+// float64 instantiations of the pairwise engine (every op).
+#include "distance/detail/cuda/pairwise_launch.cuh"
+#include "distance/detail/dispatch_op.hpp"
+
+namespace cudist::detail::cuda {
+
+void pairwise_double(PairwiseProblem const& pr, cudaStream_t stream) {
+  dispatch_floating_op<double, double>(pr.op, [&](auto op) { launch_for_op<double>(pr, op, stream); });
+}
+
+}  // namespace cudist::detail::cuda

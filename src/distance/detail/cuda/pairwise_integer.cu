@@ -1,0 +1,21 @@
+// Exact integer instantiations of the pairwise engine: uint8 inputs with int32 arithmetic
+// (sqeuclidean, euclidean, cityblock, chebyshev, inner product) and bit-packed Hamming on
+// 32-bit words or single bytes.
+#include <cstdint>
+
+#include "distance/detail/cuda/pairwise_launch.cuh"
+#include "distance/detail/dispatch_op.hpp"
+
+namespace cudist::detail::cuda {
+
+void pairwise_integer(PairwiseProblem const& pr, cudaStream_t stream) {
+  if (pr.op.kind == OpKind::kXorPopcount) {
+    if (pr.x.dtype == DType::kInt32) {
+      return launch_for_op<std::uint32_t>(pr, ops::XorPopcountOp<std::uint32_t, float>{}, stream);
+    }
+    return launch_for_op<std::uint8_t>(pr, ops::XorPopcountOp<std::uint8_t, float>{}, stream);
+  }
+  dispatch_integer_op(pr.op, [&](auto op) { launch_for_op<std::uint8_t>(pr, op, stream); });
+}
+
+}  // namespace cudist::detail::cuda

@@ -1,0 +1,245 @@
+// The pairwise contraction engine: one CUDA kernel template computes D = finish(reduce_k
+// step(x[i][k], y[j][k])) for any op struct (ops.hpp), any element type, into a full or condensed
+// output. SIMT FP32/FP64/INT32 arithmetic, exact (no expanded-norm shortcut).
+//
+// Block: 256 threads own a 128 x 128 output tile; thread (tx, ty) owns rows {4ty..4ty+3,
+// 64+4ty..64+4ty+3} and the same pattern of columns with tx, so every shared-memory read is a
+// 16-byte vector and every output row segment a warp stores is contiguous.
+// Pipeline: the next k-slab is loaded from global memory into registers while the current one is
+// consumed from shared memory (double buffer, one barrier per slab).
+// Inputs are read row-major with any stride: 16-byte loads where the rows allow, predicated
+// scalar loads at the edges; k beyond d is padded with zeros, which every op ignores.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "distance/detail/cuda/policy.hpp"
+#include "distance/detail/element_load.hpp"
+#include "distance/detail/ops.hpp"
+#include "distance/detail/problem.hpp"
+
+namespace cudist::detail::cuda {
+
+template <class T, int N>
+struct alignas(sizeof(T) * N) VecN {
+  T v[N];
+};
+
+/// Stores 4 consecutive outputs with streaming (evict-first) hints: the distance matrix is
+/// written once and not re-read by this kernel, so it should not evict the inputs from L2.
+__device__ __forceinline__ void store4_streaming(float* p, float const (&v)[4]) {
+  __stcs(reinterpret_cast<float4*>(p), make_float4(v[0], v[1], v[2], v[3]));
+}
+__device__ __forceinline__ void store4_streaming(double* p, double const (&v)[4]) {
+  __stcs(reinterpret_cast<double2*>(p), make_double2(v[0], v[1]));
+  __stcs(reinterpret_cast<double2*>(p) + 1, make_double2(v[2], v[3]));
+}
+
+template <class Op, class Elem, class Policy>
+struct PairwiseTileKernel {
+  using C = typename Op::Compute;
+  using Acc = typename Op::Acc;
+  using Out = typename Op::Output;
+
+  static constexpr TilePolicy kPolicy = Policy::value;
+  static constexpr int kBM = kPolicy.block_m;
+  static constexpr int kBN = kPolicy.block_n;
+  static constexpr int kBK = kPolicy.block_k;
+  static constexpr int kThreads = kPolicy.threads;
+  static constexpr int kMinBlocks = kPolicy.min_blocks_per_sm;
+  static constexpr int kTM = 8, kTN = 8;  // outputs per thread
+  static constexpr int kVec = 4;          // elements per global load chunk
+  static constexpr int kPad = 4;          // keeps k-major rows 16-byte aligned, staggers banks
+  static constexpr int kChunksPerRow = kBK / kVec;
+  static constexpr int kLoads = (kBM * kChunksPerRow + kThreads - 1) / kThreads;
+  static_assert(kBM == kBN && kBM == 16 * kTM && kThreads == 256, "thread layout is 16 x 16");
+  static_assert(kBK % kVec == 0, "block_k must be a multiple of the load width");
+
+  struct Params {
+    Elem const* x;
+    Elem const* y;
+    Out* out;
+    std::int64_t m, n, d;
+    std::int64_t ldx, ldy, ldo;
+    bool x_vec, y_vec, out_vec;  // 16-byte-capable rows
+    OutputLayout layout;
+    bool zero_diagonal;
+    C const* weights;  // (d) for weighted ops, else null
+    Op op;
+  };
+
+  struct SharedStorage {
+    C xs[2][kBK][kBM + kPad];  // (BK, BM) k-major
+    C ys[2][kBK][kBN + kPad];  // (BK, BN)
+    C ws[2][kBK];              // weights of the slab
+  };
+
+  /// Registers holding one thread's share of a k-slab of one operand.
+  struct Stage {
+    C v[kLoads][kVec];
+  };
+
+  __device__ static void load_slab(Elem const* base, std::int64_t rows, std::int64_t ld, bool vec_ok,
+                                   std::int64_t row0, std::int64_t k0, std::int64_t d, int tid,
+                                   Stage& st) {
+#pragma unroll
+    for (int l = 0; l < kLoads; ++l) {
+      int const chunk = tid + l * kThreads;
+      int const r = chunk / kChunksPerRow;
+      int const kq = (chunk % kChunksPerRow) * kVec;
+      std::int64_t const row = row0 + r;
+      std::int64_t const k = k0 + kq;
+      bool const live = r < kBM && row < rows;
+      if (live && vec_ok && k + kVec <= d) {
+        auto const q = *reinterpret_cast<VecN<Elem, kVec> const*>(base + row * ld + k);
+#pragma unroll
+        for (int v = 0; v < kVec; ++v) st.v[l][v] = load_as<C>(q.v[v]);
+      } else {
+#pragma unroll
+        for (int v = 0; v < kVec; ++v)
+          st.v[l][v] = (live && k + v < d) ? load_as<C>(base[row * ld + k + v]) : C(0);
+      }
+    }
+  }
+
+  __device__ static void store_slab(Stage const& st, C (&dst)[kBK][kBM + kPad], int tid) {
+#pragma unroll
+    for (int l = 0; l < kLoads; ++l) {
+      int const chunk = tid + l * kThreads;
+      int const r = chunk / kChunksPerRow;
+      int const kq = (chunk % kChunksPerRow) * kVec;
+      if (r < kBM) {
+#pragma unroll
+        for (int v = 0; v < kVec; ++v) dst[kq + v][r] = st.v[l][v];
+      }
+    }
+  }
+
+  __device__ static void load_weights(Params const& p, std::int64_t k0, int tid, C (&dst)[kBK]) {
+    if constexpr (Op::kWeighted) {
+      if (tid < kBK) dst[tid] = k0 + tid < p.d ? p.weights[k0 + tid] : C(0);
+    }
+  }
+
+  /// 8 values at offsets {4t..4t+3, 64+4t..64+4t+3} of a k-major shared row.
+  __device__ static void read_fragment(C const* row, int t, C (&f)[8]) {
+    auto const lo = *reinterpret_cast<VecN<C, 4> const*>(row + 4 * t);
+    auto const hi = *reinterpret_cast<VecN<C, 4> const*>(row + kBM / 2 + 4 * t);
+#pragma unroll
+    for (int v = 0; v < 4; ++v) {
+      f[v] = lo.v[v];
+      f[4 + v] = hi.v[v];
+    }
+  }
+
+  /// Offset within the tile of a thread's idx-th row (t = ty) or column (t = tx).
+  __device__ static std::int64_t fragment_offset(int t, int idx) {
+    return idx < 4 ? 4 * t + idx : kBM / 2 + 4 * t + (idx - 4);
+  }
+
+  /// The main loop: acc = reduce over all of d for the tile at (row0, col0). Callable repeatedly
+  /// by consumers that walk several tiles (fused top-k keeps its selection across column tiles).
+  /// Ends with a barrier, so shared memory may be reused right after.
+  __device__ static void compute_tile(Params const& p, SharedStorage& s, std::int64_t row0,
+                                      std::int64_t col0, Acc (&acc)[kTM][kTN]) {
+    int const tid = static_cast<int>(threadIdx.x);
+    int const tx = tid % 16, ty = tid / 16;
+#pragma unroll
+    for (int i = 0; i < kTM; ++i)
+#pragma unroll
+      for (int j = 0; j < kTN; ++j) acc[i][j] = Op::init();
+
+    Stage sx, sy;
+    load_slab(p.x, p.m, p.ldx, p.x_vec, row0, 0, p.d, tid, sx);
+    load_slab(p.y, p.n, p.ldy, p.y_vec, col0, 0, p.d, tid, sy);
+    store_slab(sx, s.xs[0], tid);
+    store_slab(sy, s.ys[0], tid);
+    load_weights(p, 0, tid, s.ws[0]);
+    __syncthreads();
+
+    int buf = 0;
+    for (std::int64_t k0 = 0; k0 < p.d; k0 += kBK) {
+      bool const has_next = k0 + kBK < p.d;
+      if (has_next) {
+        load_slab(p.x, p.m, p.ldx, p.x_vec, row0, k0 + kBK, p.d, tid, sx);
+        load_slab(p.y, p.n, p.ldy, p.y_vec, col0, k0 + kBK, p.d, tid, sy);
+      }
+#pragma unroll
+      for (int kk = 0; kk < kBK; ++kk) {
+        C a[8], b[8];
+        read_fragment(s.xs[buf][kk], ty, a);
+        read_fragment(s.ys[buf][kk], tx, b);
+#pragma unroll
+        for (int i = 0; i < kTM; ++i)
+#pragma unroll
+          for (int j = 0; j < kTN; ++j) ops::step_at(p.op, acc[i][j], a[i], b[j], s.ws[buf], kk);
+      }
+      if (has_next) {
+        store_slab(sx, s.xs[buf ^ 1], tid);
+        store_slab(sy, s.ys[buf ^ 1], tid);
+        load_weights(p, k0 + kBK, tid, s.ws[buf ^ 1]);
+      }
+      __syncthreads();
+      buf ^= 1;
+    }
+  }
+
+  /// Row and column of a thread's accumulator acc[i][j] within its tile.
+  __device__ static int tile_row(int i) { return static_cast<int>(fragment_offset(threadIdx.x / 16, i)); }
+  __device__ static int tile_col(int j) { return static_cast<int>(fragment_offset(threadIdx.x % 16, j)); }
+
+  /// The store consumer: one tile per block, written full or condensed.
+  __device__ void operator()(Params const& p, SharedStorage& s) const {
+    std::int64_t const row0 = static_cast<std::int64_t>(blockIdx.y) * kBM;
+    std::int64_t const col0 = static_cast<std::int64_t>(blockIdx.x) * kBN;
+    if (p.layout == OutputLayout::kCondensed && col0 + kBN <= row0 + 1) return;  // below diagonal
+    Acc acc[kTM][kTN];
+    compute_tile(p, s, row0, col0, acc);
+    int const tid = static_cast<int>(threadIdx.x);
+    store_tile(p, acc, row0, col0, tid % 16, tid / 16);
+  }
+
+  __device__ static void store_tile(Params const& p, Acc const (&acc)[kTM][kTN], std::int64_t row0,
+                                    std::int64_t col0, int tx, int ty) {
+#pragma unroll
+    for (int i = 0; i < kTM; ++i) {
+      std::int64_t const row = row0 + fragment_offset(ty, i);
+      if (row >= p.m) continue;
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        std::int64_t const c0 = col0 + fragment_offset(tx, 4 * half);
+        Out v[4];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          std::int64_t const col = c0 + j;
+          v[j] = p.op.finish(acc[i][4 * half + j], row, col);
+          if (p.zero_diagonal && row == col && isfinite(static_cast<double>(v[j]))) v[j] = Out(0);
+        }
+        if (p.layout == OutputLayout::kCondensed) {
+          std::int64_t const base = p.m * row - row * (row + 1) / 2 - row - 1;  // + col
+#pragma unroll
+          for (int j = 0; j < 4; ++j)
+            if (c0 + j > row && c0 + j < p.n) p.out[base + c0 + j] = v[j];
+        } else if (p.out_vec && c0 + 4 <= p.n) {
+          store4_streaming(p.out + row * p.ldo + c0, v);
+        } else {
+#pragma unroll
+          for (int j = 0; j < 4; ++j)
+            if (c0 + j < p.n) p.out[row * p.ldo + c0 + j] = v[j];
+        }
+      }
+    }
+  }
+};
+
+/// The one __global__ trampoline: builds the block-level object and runs it.
+template <class Kernel>
+__global__ void __launch_bounds__(Kernel::kThreads, Kernel::kMinBlocks)
+    pairwise_tile_kernel(typename Kernel::Params const p) {
+  __shared__ typename Kernel::SharedStorage smem;
+  Kernel{}(p, smem);
+}
+
+}  // namespace cudist::detail::cuda

@@ -1,0 +1,70 @@
+// Dispatch layer of the CUDA pairwise engine: picks the tile policy for a problem, fills the
+// kernel's Params and launches on the caller's stream. One translation unit per compute type
+// (pairwise_{float,double,integer}.cu) instantiates it for every op.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "core/cuda/check.hpp"
+#include "core/detail/expects.hpp"
+#include "distance/detail/cuda/pairwise_kernel.cuh"
+#include "distance/detail/problem.hpp"
+
+namespace cudist::detail::cuda {
+
+inline bool rows_allow_vectors(void const* base, std::int64_t ld, std::size_t vector_bytes,
+                               std::size_t element_bytes) {
+  return reinterpret_cast<std::uintptr_t>(base) % vector_bytes == 0 &&
+         (static_cast<std::size_t>(ld) * element_bytes) % vector_bytes == 0;
+}
+
+template <class Op, class Elem, bool kSmallD>
+void launch_tiles(PairwiseProblem const& pr, Op const& op, cudaStream_t stream) {
+  using Kernel = PairwiseTileKernel<Op, Elem, PairwisePolicy<sizeof(typename Op::Compute), kSmallD>>;
+  using Out = typename Op::Output;
+  typename Kernel::Params p{};
+  p.x = static_cast<Elem const*>(pr.x.data);
+  p.y = static_cast<Elem const*>(pr.y.data);
+  p.out = static_cast<Out*>(pr.out.data);
+  p.m = pr.x.rows;
+  p.n = pr.y.rows;
+  p.d = pr.x.cols;
+  p.ldx = pr.x.stride;
+  p.ldy = pr.y.stride;
+  p.ldo = pr.out.stride;
+  p.x_vec = rows_allow_vectors(p.x, p.ldx, Kernel::kVec * sizeof(Elem), sizeof(Elem));
+  p.y_vec = rows_allow_vectors(p.y, p.ldy, Kernel::kVec * sizeof(Elem), sizeof(Elem));
+  p.out_vec = rows_allow_vectors(p.out, p.ldo, 4 * sizeof(Out), sizeof(Out));
+  p.layout = pr.layout;
+  p.zero_diagonal = pr.zero_diagonal;
+  p.weights = static_cast<typename Op::Compute const*>(pr.op.weights);
+  p.op = op;
+  std::int64_t const grid_x = (p.n + Kernel::kBN - 1) / Kernel::kBN;
+  std::int64_t const grid_y = (p.m + Kernel::kBM - 1) / Kernel::kBM;
+  CUDIST_EXPECTS(grid_y <= 65535 && grid_x <= 0x7fffffff,
+                 "pairwise: " << p.m << " x " << p.n << " is beyond one launch's grid; split x");
+  pairwise_tile_kernel<Kernel>
+      <<<dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y)), Kernel::kThreads, 0, stream>>>(p);
+  CUDIST_CHECK_LAUNCH();
+#if defined(CUDIST_DEBUG_SYNC)
+  CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
+#endif
+}
+
+/// Small d (the memory-bound shapes) gets the shallow-slab policy; only the lane-wise ops, which
+/// are the ones such shapes are used with, are compiled twice.
+template <class Elem, class Op>
+void launch_for_op(PairwiseProblem const& pr, Op const& op, cudaStream_t stream) {
+  if constexpr (Op::kLaneWise) {
+    if (pr.x.cols <= kSmallDMaxCols) return launch_tiles<Op, Elem, true>(pr, op, stream);
+  }
+  launch_tiles<Op, Elem, false>(pr, op, stream);
+}
+
+void pairwise_float(PairwiseProblem const& pr, cudaStream_t stream);
+void pairwise_double(PairwiseProblem const& pr, cudaStream_t stream);
+void pairwise_integer(PairwiseProblem const& pr, cudaStream_t stream);  // uint8, packed bits
+
+}  // namespace cudist::detail::cuda
