@@ -1,0 +1,45 @@
+// Kernels are structs (Params, SharedStorage, kThreads, operator()); this file holds the one
+// __global__ trampoline that runs them and the launch helper that checks every launch. Only the
+// trampoline reads the CUDA built-in variables.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "core/cuda/check.hpp"
+
+namespace cudist::sparse::detail::cuda {
+
+struct ThreadCoords {
+  std::int64_t block;   // blockIdx.x
+  int thread;           // threadIdx.x
+  std::int64_t blocks;  // gridDim.x
+};
+
+template <class Kernel>
+__global__ void __launch_bounds__(Kernel::kThreads) run_kernel(typename Kernel::Params const params) {
+  __shared__ typename Kernel::SharedStorage shared;
+  Kernel{}(params, shared, ThreadCoords{blockIdx.x, static_cast<int>(threadIdx.x), gridDim.x});
+}
+
+/// Launches `blocks` blocks of Kernel on `stream` and checks the launch.
+template <class Kernel>
+void launch(std::int64_t blocks, typename Kernel::Params const& params, cudaStream_t stream) {
+  run_kernel<Kernel><<<static_cast<unsigned>(blocks), Kernel::kThreads, 0, stream>>>(params);
+  CUDIST_CHECK_LAUNCH();
+#if defined(CUDIST_DEBUG_SYNC)
+  CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
+#endif
+}
+
+/// Asks for the largest L1 (least shared memory) for a kernel that uses no shared memory, so
+/// gathers of x hit L1 as often as possible. Once per kernel.
+template <class Kernel>
+void prefer_l1() {
+  static cudaError_t const set = cudaFuncSetAttribute(
+      run_kernel<Kernel>, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxL1);
+  CUDIST_CUDA_TRY(set);
+}
+
+}  // namespace cudist::sparse::detail::cuda

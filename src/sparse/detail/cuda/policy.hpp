@@ -1,0 +1,71 @@
+// Tuning of the CUDA SpMV/SpMM kernels and the rule that picks one, for sm_90 (H100 SXM, 132 SMs,
+// 256 KB L1/shared per SM, 50 MB L2, 3.35 TB/s HBM3). Host-compilable so the tests can check
+// the decisions. docs/sparse.md records the measurements behind each number.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cudist/sparse/spmv.hpp"
+
+namespace cudist::sparse::detail::cuda {
+
+struct RowSplitPolicy {
+  static constexpr int kThreads = 256;
+  // Vector loads each lane issues before it gathers x. Two 16-byte chunks of indices and two of
+  // values per lane put ~128 KB in flight per SM at full occupancy; HBM3 needs about
+  // 3.35 TB/s x 0.7 us / 132 SMs = 18 KB per SM to stay busy.
+  static constexpr int kChunksPerLane = 2;
+  // kAuto picks row-split for rows of at least kMinMeanRowNnz nonzeros on average whose longest
+  // row is at most kMaxRowImbalance times the mean: a group of lanes then finishes its rows in
+  // about the same time as its neighbours, and the kernel needs no shared memory, so the whole
+  // L1 caches x (S1: x is 203 KB). Shorter or more uneven rows go to merge-path.
+  static constexpr double kMinMeanRowNnz = 32.0;
+  static constexpr double kMaxRowImbalance = 4.0;
+};
+
+template <class T>
+struct MergePathPolicy {
+  static constexpr int kThreads = 256;
+  // Merge-path items (rows + nonzeros) per thread. Odd, so that threads consuming consecutive
+  // staged products (stride kItemsPerThread in shared memory) fall in distinct banks. float:
+  // 7 x 256 = 1792 items per tile, 14 KB of shared memory, so 8 blocks (2048 threads) fit in
+  // 112 KB and leave the rest of the SM's 256 KB to L1; double: 5 keeps the same footprint.
+  static constexpr int kItemsPerThread = sizeof(T) == 4 ? 7 : 5;
+  static constexpr int kTileItems = kThreads * kItemsPerThread;
+  // SpMM columns per pass over A: each staged nonzero then carries this many products.
+  static constexpr int kMaxCols = 4;
+};
+
+/// Elements per 16-byte load when indices and values are both read in lockstep (the wider type
+/// sets the count: int32/float32 -> 4, anything with 8-byte elements -> 2).
+constexpr int wide_vector_width(std::size_t value_bytes, std::size_t index_bytes) {
+  return static_cast<int>(16 / (value_bytes > index_bytes ? value_bytes : index_bytes));
+}
+
+struct RowStats {
+  std::int64_t rows = 0;
+  std::int64_t nnz = 0;
+  std::int64_t max_row_nnz = 0;
+
+  double mean_row_nnz() const { return rows == 0 ? 0.0 : static_cast<double>(nnz) / rows; }
+};
+
+/// The kAuto rule (see RowSplitPolicy).
+inline SpmvAlgorithm choose_spmv_algorithm(RowStats const& s) {
+  double const mean = s.mean_row_nnz();
+  bool const regular = static_cast<double>(s.max_row_nnz) <= RowSplitPolicy::kMaxRowImbalance * mean;
+  return mean >= RowSplitPolicy::kMinMeanRowNnz && regular ? SpmvAlgorithm::kRowSplit
+                                                           : SpmvAlgorithm::kMergePath;
+}
+
+/// Lanes per row for row-split: enough for one pass of kChunksPerLane loads each over a row of
+/// mean length (counting the partial chunk an unaligned row start costs), as a power of two <= 32.
+inline int row_split_group_size(RowStats const& s, int vector_width) {
+  double const chunks = (s.mean_row_nnz() + vector_width - 1) / vector_width;
+  int lanes = 1;
+  while (lanes < 32 && lanes * RowSplitPolicy::kChunksPerLane < chunks) lanes *= 2;
+  return lanes;
+}
+
+}  // namespace cudist::sparse::detail::cuda

@@ -1,0 +1,95 @@
+// Row-split SpMV: an aligned group of 2^group_log2 lanes computes one row at a time. The lanes
+// read the row's indices and values as kVec-element vector loads, chunk c of the arrays at lane
+// c mod group, so a group reads contiguous, coalesced memory; the chunks at either end of a row
+// that stray into its neighbours are loaded whole (the neighbour reads the same sectors anyway)
+// and masked. Each lane gathers x for its own elements; a butterfly over the group finishes
+// the row. No shared memory: L1 is left entirely to caching x.
+//
+// For regular rows (RowSplitPolicy): no set-up beyond the plan, no partial rows across
+// threads. kVec = 1 serves index or value arrays that are not aligned to a vector load.
+#pragma once
+
+#include <cstdint>
+
+#include "sparse/detail/cuda/kernel_launch.cuh"
+#include "sparse/detail/cuda/load.cuh"
+#include "sparse/detail/cuda/policy.hpp"
+#include "sparse/detail/cuda/warp_reduce.cuh"
+#include "sparse/detail/dense_operand.hpp"
+
+namespace cudist::sparse::detail::cuda {
+
+template <class T, class I, int kVec, class Semiring, class Output>
+struct RowSplitSpmv {
+  static constexpr int kThreads = RowSplitPolicy::kThreads;
+  static constexpr int kChunksPerLane = RowSplitPolicy::kChunksPerLane;
+
+  struct Params {
+    I const* row_offsets;
+    I const* col_indices;
+    T const* values;
+    std::int64_t rows;
+    std::int64_t nnz;
+    DenseOperand<T const> x;  // column 0 is the vector
+    DenseOperand<T> y;
+    Output out;
+    int group_log2;  // lanes per row = 2^group_log2 <= 32
+  };
+  struct SharedStorage {};
+
+  __device__ void operator()(Params const& p, SharedStorage&, ThreadCoords const& t) const {
+    int const lane_in_warp = t.thread % 32;
+    int const lane = lane_in_warp & ((1 << p.group_log2) - 1);
+    std::int64_t const rows_per_warp = 32 >> p.group_log2;
+    std::int64_t const warp = (t.block * kThreads + t.thread) / 32;
+    std::int64_t const warps = t.blocks * (kThreads / 32);
+    // The trip count is the same for the whole warp, so every lane reaches every shuffle.
+    for (std::int64_t first = warp * rows_per_warp; first < p.rows;
+         first += warps * rows_per_warp) {
+      std::int64_t const row = first + (lane_in_warp >> p.group_log2);
+      bool const has_row = row < p.rows;
+      T acc = has_row ? row_partial(p, row, lane) : Semiring::zero();
+      acc = reduce_lane_groups<Semiring>(acc, p.group_log2);
+      if (has_row && lane == 0) {
+        T& y = p.y.at(row, 0);
+        y = p.out(acc, p.out.reads_y() ? y : T(0));
+      }
+    }
+  }
+
+  /// This lane's share of row `row`: chunks lane, lane + group, ... of the row.
+  static __device__ T row_partial(Params const& p, std::int64_t row, int lane) {
+    std::int64_t const begin = load_cached(p.row_offsets + row);
+    std::int64_t const end = load_cached(p.row_offsets + row + 1);
+    std::int64_t const end_chunk = (end + kVec - 1) / kVec;
+    int const group = 1 << p.group_log2;
+    T acc = Semiring::zero();
+    for (std::int64_t c = begin / kVec + lane; c < end_chunk; c += group * kChunksPerLane) {
+      // All loads first, then all gathers: kChunksPerLane chunks in flight per lane.
+      Chunk<I, kVec> cols[kChunksPerLane] = {};
+      Chunk<T, kVec> vals[kChunksPerLane] = {};
+#pragma unroll
+      for (int u = 0; u < kChunksPerLane; ++u) {
+        std::int64_t const chunk = c + u * group;
+        if (chunk < end_chunk) {
+          cols[u] = load_chunk_streaming<kVec>(p.col_indices, chunk, p.nnz);
+          vals[u] = load_chunk_streaming<kVec>(p.values, chunk, p.nnz);
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < kChunksPerLane; ++u) {
+#pragma unroll
+        for (int v = 0; v < kVec; ++v) {
+          std::int64_t const k = (c + u * group) * kVec + v;
+          if (k >= begin && k < end) {
+            T const xk = load_cached(&p.x.at(cols[u].e[v], 0));
+            acc = Semiring::add(acc, Semiring::mul(vals[u].e[v], xk));
+          }
+        }
+      }
+    }
+    return acc;
+  }
+};
+
+}  // namespace cudist::sparse::detail::cuda

@@ -1,0 +1,113 @@
+// Dispatch of one SpMV/SpMM call on the GPU, for fixed value and index types: the plan's
+// algorithm, the vector width and the column passes become template arguments here, and the
+// kernels are launched. Instantiated once per (value, index) pair in inst/*.cu.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "sparse/detail/cuda/kernel_launch.cuh"
+#include "sparse/detail/cuda/merge_path_kernel.cuh"
+#include "sparse/detail/cuda/policy.hpp"
+#include "sparse/detail/cuda/row_split_kernel.cuh"
+#include "sparse/detail/dispatch.hpp"
+#include "sparse/detail/problem.hpp"
+
+namespace cudist::sparse::detail::cuda {
+
+template <class T>
+DenseOperand<T const> x_operand(SpmvProblem const& p) {
+  return {static_cast<T const*>(p.x), p.x_row_stride, p.x_col_stride};
+}
+template <class T>
+DenseOperand<T> y_operand(SpmvProblem const& p) {
+  return {static_cast<T*>(p.y), p.y_row_stride, p.y_col_stride};
+}
+
+template <class T, class I, int kVec, class Semiring, class Output>
+void launch_row_split(SpmvAnalysis const& analysis, SpmvProblem const& p, Output const& out,
+                      cudaStream_t stream) {
+  using Kernel = RowSplitSpmv<T, I, kVec, Semiring, Output>;
+  prefer_l1<Kernel>();
+  int group_log2 = 0;
+  while ((1 << group_log2) < analysis.group_size) ++group_log2;
+  typename Kernel::Params params{static_cast<I const*>(p.a.row_offsets),
+                                 static_cast<I const*>(p.a.col_indices),
+                                 static_cast<T const*>(p.a.values),
+                                 p.a.rows,
+                                 p.a.nnz,
+                                 x_operand<T>(p),
+                                 y_operand<T>(p),
+                                 out,
+                                 group_log2};
+  std::int64_t const rows_per_block = Kernel::kThreads >> group_log2;
+  // One row per group; beyond 2^20 blocks the groups loop over rows instead.
+  std::int64_t const blocks = std::min<std::int64_t>((p.a.rows + rows_per_block - 1) / rows_per_block,
+                                                     std::int64_t(1) << 20);
+  launch<Kernel>(blocks, params, stream);
+}
+
+/// One pass over A for columns [first_col, first_col + active_cols) of X and Y.
+template <class T, class I, int kCols, class Semiring, class Output>
+void launch_merge_path(SpmvAnalysis const& analysis, SpmvProblem const& p, std::int64_t first_col,
+                       int active_cols, Output const& out, cudaStream_t stream) {
+  using Tile = MergePathSpmv<T, I, kCols, Semiring, Output>;
+  using Fixup = MergePathFixup<T, kCols, Semiring, Output>;
+  std::int64_t const tiles = analysis.tiles();
+  auto* scratch = static_cast<T*>(analysis.scratch.data());
+  TilePartials<T> const partials{scratch, scratch + tiles * kCols};
+  auto const* tile_rows = analysis.tile_rows.data_as<std::int64_t>();
+  DenseOperand<T> const y = y_operand<T>(p).from_column(first_col);
+
+  typename Tile::Params tile_params{static_cast<I const*>(p.a.row_offsets),
+                                    static_cast<I const*>(p.a.col_indices),
+                                    static_cast<T const*>(p.a.values),
+                                    p.a.rows,
+                                    p.a.nnz,
+                                    tile_rows,
+                                    x_operand<T>(p).from_column(first_col),
+                                    y,
+                                    active_cols,
+                                    out,
+                                    partials};
+  launch<Tile>(tiles, tile_params, stream);
+  typename Fixup::Params fixup_params{tile_rows, tiles, y, active_cols, out, partials};
+  launch<Fixup>((tiles + Fixup::kWarps - 1) / Fixup::kWarps, fixup_params, stream);
+}
+
+template <class T, class I>
+void spmv_typed(SpmvAnalysis const& analysis, SpmvProblem const& p, cudaStream_t stream) {
+  with_semiring<T>(p, [&](auto semiring, auto const& out) {
+    using Semiring = decltype(semiring);
+    using Output = std::decay_t<decltype(out)>;
+    constexpr int kWide = wide_vector_width(sizeof(T), sizeof(I));
+    constexpr int kMaxCols = MergePathPolicy<T>::kMaxCols;
+    if (p.ncols == 1 && analysis.algorithm == SpmvAlgorithm::kRowSplit) {
+      if (analysis.vector_width == kWide) {
+        launch_row_split<T, I, kWide, Semiring>(analysis, p, out, stream);
+      } else {
+        launch_row_split<T, I, 1, Semiring>(analysis, p, out, stream);
+      }
+    } else if (p.ncols == 1) {
+      launch_merge_path<T, I, 1, Semiring>(analysis, p, 0, 1, out, stream);
+    } else {
+      for (std::int64_t first = 0; first < p.ncols; first += kMaxCols) {
+        int const active = static_cast<int>(std::min<std::int64_t>(kMaxCols, p.ncols - first));
+        launch_merge_path<T, I, kMaxCols, Semiring>(analysis, p, first, active, out, stream);
+      }
+    }
+  });
+}
+
+// Explicit instantiations, one translation unit per (value, index) pair: inst/*.cu.
+#define CUDIST_SPMV_INSTANTIATION(T, I) \
+  template void spmv_typed<T, I>(SpmvAnalysis const&, SpmvProblem const&, cudaStream_t);
+extern CUDIST_SPMV_INSTANTIATION(float, std::int32_t)
+extern CUDIST_SPMV_INSTANTIATION(float, std::int64_t)
+extern CUDIST_SPMV_INSTANTIATION(double, std::int32_t)
+extern CUDIST_SPMV_INSTANTIATION(double, std::int64_t)
+
+}  // namespace cudist::sparse::detail::cuda

@@ -1,0 +1,108 @@
+// The benchmark generators (structure, determinism, the shape of their row-length
+// distributions) and the CUDA backend's kernel choice for the benchmark cases, which is host
+// code and is checked here without a GPU.
+#include "cudist/sparse/generators.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "common/backend.hpp"
+#include "cudist/core/error.hpp"
+#include "sparse/detail/cuda/policy.hpp"
+#include "sparse/sparse_fixtures.hpp"
+
+namespace cudist {
+namespace {
+
+std::vector<std::int64_t> row_lengths(reference::Csr const& a) {
+  std::vector<std::int64_t> lengths(a.rows);
+  for (std::int64_t r = 0; r < a.rows; ++r) lengths[r] = a.offsets[r + 1] - a.offsets[r];
+  return lengths;
+}
+
+void expect_sorted_distinct_columns(reference::Csr const& a) {
+  for (std::int64_t r = 0; r < a.rows; ++r) {
+    for (std::int64_t k = a.offsets[r] + 1; k < a.offsets[r + 1]; ++k) {
+      ASSERT_LT(a.col_indices[k - 1], a.col_indices[k]) << "row " << r;
+    }
+  }
+}
+
+TEST(Generators, UniformRandomHasExactRowLengthsAndIsReproducible) {
+  for (std::int64_t per_row : {0, 1, 7, 90, 100}) {  // 90 and 100 of 100: the dense-row path
+    SCOPED_TRACE(per_row);
+    sparse::CsrMatrix const m = sparse::uniform_random_csr(300, 100, per_row, 42);
+    EXPECT_NO_THROW(sparse::validate_csr(Resources(Device::cpu()), m.view()));
+    reference::Csr const a = test::from_library(m);
+    for (std::int64_t length : row_lengths(a)) EXPECT_EQ(length, per_row);
+    expect_sorted_distinct_columns(a);
+    for (double v : a.values) EXPECT_TRUE(v != 0 && v >= -8 && v <= 8 && v == static_cast<int>(v));
+    reference::Csr const again = test::from_library(sparse::uniform_random_csr(300, 100, per_row, 42));
+    EXPECT_EQ(again.col_indices, a.col_indices);
+    EXPECT_EQ(again.values, a.values);
+  }
+  EXPECT_THROW(sparse::uniform_random_csr(3, 5, 6, 1), InvalidArgument);
+}
+
+TEST(Generators, RmatRowsFollowAPowerLaw) {
+  sparse::CsrMatrix const m = sparse::rmat_csr(12, 16, 7, {}, DType::kFloat64, DType::kInt64);
+  EXPECT_NO_THROW(sparse::validate_csr(Resources(Device::cpu()), m.view()));
+  reference::Csr const a = test::from_library(m);
+  EXPECT_EQ(a.rows, 4096);
+  EXPECT_LE(m.nnz(), 16 * 4096);
+  EXPECT_GT(m.nnz(), 8 * 4096) << "repeated edges merge, but not most of them";
+  expect_sorted_distinct_columns(a);
+  std::vector<std::int64_t> lengths = row_lengths(a);
+  std::int64_t const empty = std::count(lengths.begin(), lengths.end(), 0);
+  std::int64_t const longest = *std::max_element(lengths.begin(), lengths.end());
+  EXPECT_GT(empty, 4096 / 10) << "many vertices have no out-edge";
+  EXPECT_GT(longest, 20 * m.nnz() / 4096) << "hubs hold many times the mean";
+  reference::Csr const again = test::from_library(sparse::rmat_csr(12, 16, 7, {}, DType::kFloat64, DType::kInt64));
+  EXPECT_EQ(again.col_indices, a.col_indices);
+}
+
+TEST(Generators, PoissonIsTheSevenPointLaplacian) {
+  reference::Csr const a = test::from_library(sparse::poisson3d_csr(4));
+  ASSERT_EQ(a.rows, 64);
+  EXPECT_EQ(static_cast<std::int64_t>(a.values.size()), 7 * 64 - 6 * 16);
+  expect_sorted_distinct_columns(a);
+  for (std::int64_t r = 0; r < a.rows; ++r) {
+    double sum = 0;
+    std::int64_t const neighbours = a.offsets[r + 1] - a.offsets[r] - 1;
+    for (std::int64_t k = a.offsets[r]; k < a.offsets[r + 1]; ++k) {
+      sum += a.values[k];
+      EXPECT_EQ(a.values[k], a.col_indices[k] == r ? 6.0 : -1.0);
+      std::int64_t const d = std::abs(a.col_indices[k] - r);
+      EXPECT_TRUE(d == 0 || d == 1 || d == 4 || d == 16) << "row " << r;
+    }
+    EXPECT_EQ(sum, 6.0 - neighbours);
+  }
+  EXPECT_EQ(row_lengths(a)[0], 4);       // a corner: three neighbours
+  EXPECT_EQ(row_lengths(a)[21], 7);      // (1, 1, 1): interior
+}
+
+TEST(KernelChoice, MatchesTheBenchmarkCases) {
+  using sparse::detail::cuda::choose_spmv_algorithm;
+  using sparse::detail::cuda::RowStats;
+  using sparse::detail::cuda::row_split_group_size;
+  using sparse::SpmvAlgorithm;
+  RowStats const s1{52000, 52000 * 520, 575};          // 1% uniform: long, even rows
+  RowStats const s2{1 << 22, 60'000'000, 150'000};     // R-MAT: hubs and empty rows
+  RowStats const s2u{1 << 22, 16 << 22, 16};           // 16 per row
+  RowStats const s3{4'096'000, 28'518'400, 7};         // 7-point stencil
+  EXPECT_EQ(choose_spmv_algorithm(s1), SpmvAlgorithm::kRowSplit);
+  EXPECT_EQ(choose_spmv_algorithm(s2), SpmvAlgorithm::kMergePath);
+  EXPECT_EQ(choose_spmv_algorithm(s2u), SpmvAlgorithm::kMergePath);
+  EXPECT_EQ(choose_spmv_algorithm(s3), SpmvAlgorithm::kMergePath);
+  EXPECT_EQ(choose_spmv_algorithm(RowStats{}), SpmvAlgorithm::kMergePath);
+  EXPECT_EQ(row_split_group_size(s1, 4), 32);
+  EXPECT_EQ(row_split_group_size(s2u, 4), 4);   // 19 elements at worst = 5 chunks: 4 lanes x 2
+  EXPECT_EQ(row_split_group_size(s3, 4), 2);
+  EXPECT_EQ(row_split_group_size(s3, 1), 4);
+}
+
+}  // namespace
+}  // namespace cudist
