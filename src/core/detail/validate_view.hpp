@@ -1,0 +1,54 @@
+// Argument checks every entry point makes on the views it is given, with messages naming the
+// function and the argument ("semiring_product: b has row stride 3 < its 4 columns").
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include "core/detail/expects.hpp"
+#include "cudist/core/matrix_view.hpp"
+
+namespace cudist::detail {
+
+/// A non-negative shape, stride >= cols, and non-null element-aligned data unless empty.
+inline void expect_valid_view(char const* who, char const* name, ConstMatrixView v) {
+  CUDIST_EXPECTS(v.rows >= 0 && v.cols >= 0,
+                 who << ": " << name << " has a negative shape (" << v.rows << ", " << v.cols << ")");
+  CUDIST_EXPECTS(v.stride >= v.cols || v.rows <= 1,
+                 who << ": " << name << " has row stride " << v.stride << " < its " << v.cols
+                     << " columns");
+  if (v.empty()) return;
+  CUDIST_EXPECTS(v.data != nullptr, who << ": " << name << " is a null pointer with shape ("
+                                        << v.rows << ", " << v.cols << ")");
+  CUDIST_EXPECTS(reinterpret_cast<std::uintptr_t>(v.data) % size_of(v.dtype) == 0,
+                 who << ": " << name << " pointer is not aligned to its " << size_of(v.dtype)
+                     << "-byte " << dtype_name(v.dtype) << " elements");
+}
+
+inline void expect_shape(char const* who, char const* name, ConstMatrixView v, std::int64_t rows,
+                         std::int64_t cols) {
+  CUDIST_EXPECTS(v.rows == rows && v.cols == cols,
+                 who << ": " << name << " is (" << v.rows << ", " << v.cols << ") but must be ("
+                     << rows << ", " << cols << ")");
+}
+
+inline void expect_dtype(char const* who, char const* name, ConstMatrixView v, DType dtype) {
+  CUDIST_EXPECTS(v.dtype == dtype, who << ": " << name << " is " << dtype_name(v.dtype)
+                                       << " but must be " << dtype_name(dtype));
+}
+
+/// True when the memory spanned by two non-empty views intersects (an output that overlaps an
+/// input would be read after it is written).
+inline bool views_overlap(ConstMatrixView x, ConstMatrixView y) {
+  if (x.empty() || y.empty()) return false;
+  auto span = [](ConstMatrixView v) {
+    auto const begin = reinterpret_cast<std::uintptr_t>(v.data);
+    auto const elements = static_cast<std::uintptr_t>((v.rows - 1) * v.stride + v.cols);
+    return std::pair{begin, begin + elements * size_of(v.dtype)};
+  };
+  auto const [xb, xe] = span(x);
+  auto const [yb, ye] = span(y);
+  return xb < ye && yb < xe;
+}
+
+}  // namespace cudist::detail

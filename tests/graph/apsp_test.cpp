@@ -1,0 +1,285 @@
+// apsp against the independent references (Dijkstra, Bellman-Ford; reference/shortest_paths_ref.hpp)
+// on the backend this executable is built for: random graphs (directed and undirected, sparse and
+// dense, negative weights without negative cycles), the real uscounties graph, edge lists,
+// reconstructed paths, negative cycles, and every invalid argument.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/backend.hpp"
+#include "cudist/graph/apsp.hpp"
+#include "cudist/io/matrix_market.hpp"
+#include "reference/shortest_paths_ref.hpp"
+
+namespace cudist::test {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// A dense weight matrix in `dtype` (host) and the same values in float64.
+struct WeightMatrix {
+  Array array;
+  reference::Matrix values;
+};
+
+WeightMatrix weights_from(reference::Matrix const& values, DType dtype) {
+  WeightMatrix w{Array::allocate(values.rows, values.cols, dtype, Device::cpu()), values};
+  for (std::size_t e = 0; e < values.v.size(); ++e) {
+    if (dtype == DType::kFloat64) {
+      w.array.data_as<double>()[e] = values.v[e];
+    } else {
+      w.array.data_as<float>()[e] = static_cast<float>(values.v[e]);
+      w.values.v[e] = static_cast<float>(values.v[e]);  // what the backend sees
+    }
+  }
+  return w;
+}
+
+/// Each edge i -> j (i != j) present with probability p, with an integer weight in [lo, hi].
+reference::Matrix random_graph(std::int64_t n, double p, int lo, int hi, std::uint64_t seed) {
+  reference::Matrix m{n, n, std::vector<double>(static_cast<std::size_t>(n * n), kInf)};
+  std::mt19937_64 rng(seed);
+  std::bernoulli_distribution edge(p);
+  std::uniform_int_distribution<int> weight(lo, hi);
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j)
+      if (i != j && edge(rng)) m.v[static_cast<std::size_t>(i * n + j)] = weight(rng);
+  return m;
+}
+
+struct Solved {
+  Array dist;  // host
+  Array next;  // host
+};
+
+Solved solve(WeightMatrix const& w, bool directed) {
+  Device const dev = backend_device();
+  Array const wd = Array::copy_of(w.array, dev);
+  std::int64_t const n = w.values.rows;
+  Array next = Array::allocate(n, n, DType::kInt32, dev);
+  ApspOptions o;
+  o.directed = directed;
+  o.next = next.view();
+  Array const dist = apsp(backend_resources(), wd, o);
+  return {to_host(dist), to_host(next)};
+}
+
+double dist_at(Array const& d, std::int64_t i, std::int64_t j) {
+  std::int64_t const e = i * d.cols() + j;
+  return d.dtype() == DType::kFloat64 ? d.data_as<double>()[e] : d.data_as<float>()[e];
+}
+
+/// Distances against the reference from every source, within tol (relative to the distance).
+::testing::AssertionResult distances_match(Array const& dist, reference::Graph const& g,
+                                           std::function<std::vector<double>(std::int64_t)> const& from,
+                                           double tol) {
+  for (std::int64_t s = 0; s < g.n; ++s) {
+    std::vector<double> const want = from(s);
+    for (std::int64_t t = 0; t < g.n; ++t) {
+      double const got = dist_at(dist, s, t), w = want[static_cast<std::size_t>(t)];
+      bool const ok = std::isinf(w) ? got == w : std::fabs(got - w) <= tol * std::max(1.0, std::fabs(w));
+      if (!ok) {
+        return ::testing::AssertionFailure() << "dist(" << s << ", " << t << ") = " << got
+                                             << " but the reference says " << w;
+      }
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+/// Every path read from next (for the given pairs) starts and ends right, uses edges of the
+/// graph, and is as long as the distance.
+::testing::AssertionResult paths_are_shortest(Solved const& s, reference::Graph const& g,
+                                              std::vector<std::pair<std::int64_t, std::int64_t>> const& pairs,
+                                              double tol) {
+  for (auto const& [from, to] : pairs) {
+    std::vector<std::int64_t> const path = apsp_path(s.next, from, to);
+    double const d = dist_at(s.dist, from, to);
+    if (path.empty()) {
+      if (!std::isinf(d)) return ::testing::AssertionFailure() << "no path " << from << " -> " << to << " of length " << d;
+      continue;
+    }
+    if (path.front() != from || path.back() != to) {
+      return ::testing::AssertionFailure() << "path " << from << " -> " << to << " has the wrong ends";
+    }
+    double length = 0;
+    for (std::size_t h = 1; h < path.size(); ++h) length += g.weight(path[h - 1], path[h]);
+    if (!(std::fabs(length - d) <= tol * std::max(1.0, std::fabs(d)))) {
+      return ::testing::AssertionFailure() << "path " << from << " -> " << to << " has length " << length
+                                           << " but the distance is " << d << " (" << path.size() << " vertices)";
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> all_pairs(std::int64_t n) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> pairs;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j) pairs.push_back({i, j});
+  return pairs;
+}
+
+TEST(Apsp, RandomGraphsMatchDijkstra) {
+  CUDIST_REQUIRE_BACKEND();
+  for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
+    for (std::int64_t n : {1, 2, 31, 129, 203, 300}) {
+      for (double p : {0.03, 0.3}) {
+        for (bool directed : {true, false}) {
+          SCOPED_TRACE(std::string(dtype_name(dtype)) + " n=" + std::to_string(n) + " p=" + std::to_string(p) +
+                       (directed ? " directed" : " undirected") + " backend=" + CUDIST_TEST_BACKEND);
+          WeightMatrix const w = weights_from(random_graph(n, p, 1, 20, 1000 * n + 10 * directed), dtype);
+          reference::Graph const g = reference::graph_from_weights(w.values, directed);
+          Solved const s = solve(w, directed);
+          // Integer weights: every path length is exact in float32 too.
+          EXPECT_TRUE(distances_match(s.dist, g, [&](std::int64_t src) { return reference::dijkstra(g, src); }, 0));
+          EXPECT_TRUE(paths_are_shortest(s, g, all_pairs(n), 0));
+        }
+      }
+    }
+  }
+}
+
+TEST(Apsp, NegativeWeightsWithoutNegativeCyclesMatchBellmanFord) {
+  CUDIST_REQUIRE_BACKEND();
+  // Johnson's reweighting in reverse: w'(i, j) = w(i, j) + h(i) - h(j) with w >= 0 changes every
+  // cycle's length by nothing, so there is no negative cycle, yet many edges are negative.
+  std::int64_t const n = 150;
+  reference::Matrix m = random_graph(n, 0.1, 0, 30, 77);
+  std::mt19937_64 rng(78);
+  std::vector<double> h(n);
+  for (double& x : h) x = std::uniform_int_distribution<int>(-40, 40)(rng);
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j)
+      if (!std::isinf(m.v[i * n + j])) m.v[i * n + j] += h[i] - h[j];
+  for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
+    SCOPED_TRACE(std::string(dtype_name(dtype)));
+    WeightMatrix const w = weights_from(m, dtype);
+    reference::Graph const g = reference::graph_from_weights(w.values, true);
+    Solved const s = solve(w, true);
+    EXPECT_TRUE(distances_match(s.dist, g, [&](std::int64_t src) { return *reference::bellman_ford(g, src); }, 0));
+    EXPECT_TRUE(paths_are_shortest(s, g, all_pairs(n), 0));
+  }
+}
+
+TEST(Apsp, UsCountiesMatchesDijkstra) {
+  CUDIST_REQUIRE_BACKEND();
+  sparse::Triplets const edges = io::read_matrix_market_triplets(data_path("sparse/uscounties.mtx"));
+  ASSERT_EQ(edges.rows, 3111);
+  for (DType dtype : {DType::kFloat64, DType::kFloat32}) {
+    SCOPED_TRACE(std::string(dtype_name(dtype)));
+    Device const dev = backend_device();
+    std::int64_t const n = edges.rows;
+    Array next = Array::allocate(n, n, DType::kInt32, dev);
+    ApspOptions o;
+    o.directed = false;
+    o.next = next.view();
+    Solved const s{to_host(apsp(backend_resources(), edges, dtype, o)), to_host(next)};
+    // The reference sees the weights as stored in dtype.
+    reference::Matrix values{n, n, std::vector<double>(static_cast<std::size_t>(n * n), kInf)};
+    for (std::int64_t t = 0; t < edges.size(); ++t) {
+      double const v = dtype == DType::kFloat32 ? static_cast<float>(edges.value[t]) : edges.value[t];
+      double& e = values.v[static_cast<std::size_t>(edges.row[t] * n + edges.col[t])];
+      e = std::min(e, v);
+    }
+    reference::Graph const g = reference::graph_from_weights(values, false);
+    double const tol = dtype == DType::kFloat64 ? 1e-12 : 2e-5;  // sums of up to a few hundred edges
+    EXPECT_TRUE(distances_match(s.dist, g, [&](std::int64_t src) { return reference::dijkstra(g, src); }, tol));
+    std::vector<std::pair<std::int64_t, std::int64_t>> pairs;
+    std::mt19937_64 rng(5);
+    for (int p = 0; p < 2000; ++p) pairs.push_back({static_cast<std::int64_t>(rng() % n), static_cast<std::int64_t>(rng() % n)});
+    EXPECT_TRUE(paths_are_shortest(s, g, pairs, tol));
+  }
+}
+
+TEST(Apsp, EdgeListKeepsTheLightestParallelEdge) {
+  CUDIST_REQUIRE_BACKEND();
+  sparse::Triplets t;
+  t.rows = t.cols = 5;
+  auto add = [&](std::int64_t i, std::int64_t j, double w) {
+    t.row.push_back(i);
+    t.col.push_back(j);
+    t.value.push_back(w);
+  };
+  add(0, 1, 7);
+  add(0, 1, 2);  // parallel, lighter
+  add(1, 2, 3);
+  add(2, 3, 1);
+  add(0, 3, 10);
+  add(3, 3, 4);  // a positive self-loop changes nothing
+  Array const d = to_host(apsp(backend_resources(), t, DType::kFloat64));
+  EXPECT_EQ(dist_at(d, 0, 1), 2);
+  EXPECT_EQ(dist_at(d, 0, 3), 6);
+  EXPECT_EQ(dist_at(d, 3, 3), 0);
+  EXPECT_EQ(dist_at(d, 3, 0), kInf);
+  EXPECT_EQ(dist_at(d, 4, 4), 0);
+}
+
+/// Runs apsp expecting NegativeCycle; returns the vertex it names.
+std::int64_t negative_cycle_vertex(reference::Matrix const& m, DType dtype, bool directed) {
+  try {
+    solve(weights_from(m, dtype), directed);
+  } catch (NegativeCycle const& e) {
+    EXPECT_NE(std::string(e.what()).find("negative cycle"), std::string::npos) << e.what();
+    return e.vertex();
+  }
+  ADD_FAILURE() << "expected NegativeCycle";
+  return -1;
+}
+
+TEST(Apsp, NegativeCyclesAreReportedWithAVertexOnOne) {
+  CUDIST_REQUIRE_BACKEND();
+  for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
+    SCOPED_TRACE(std::string(dtype_name(dtype)));
+    // A negative triangle 5 -> 170 -> 23 -> 5 (across Floyd-Warshall blocks), and vertex 40 that
+    // reaches it and is reached from it without lying on it.
+    reference::Matrix m = random_graph(200, 0.02, 5, 20, 91);  // >= 5: no other negative cycle
+    auto set = [&](std::int64_t i, std::int64_t j, double w) { m.v[i * 200 + j] = w; };
+    set(5, 170, 1);
+    set(170, 23, 1);
+    set(23, 5, -3);
+    set(40, 5, 1);
+    set(5, 40, 1);
+    std::int64_t const v = negative_cycle_vertex(m, dtype, true);
+    EXPECT_TRUE(v == 5 || v == 170 || v == 23) << "vertex " << v << " is not on the negative cycle";
+
+    reference::Matrix loop = random_graph(50, 0.1, 1, 9, 92);
+    loop.v[9 * 50 + 9] = -1;  // a negative self-loop
+    EXPECT_EQ(negative_cycle_vertex(loop, dtype, true), 9);
+
+    reference::Matrix undirected = random_graph(50, 0.1, 1, 9, 93);
+    undirected.v[3 * 50 + 8] = -2;  // undirected, a negative edge is a negative 2-cycle
+    std::int64_t const u = negative_cycle_vertex(undirected, dtype, false);
+    EXPECT_TRUE(u == 3 || u == 8) << "vertex " << u;
+  }
+}
+
+TEST(Apsp, EmptyGraphIsANoOp) {
+  CUDIST_REQUIRE_BACKEND();
+  Array const d = apsp(backend_resources(), Array::allocate(0, 0, DType::kFloat32, backend_device()));
+  EXPECT_EQ(d.rows(), 0);
+}
+
+TEST(ApspPath, FollowsHopsAndRejectsBrokenMatrices) {
+  // 0 -> 1 -> 2, 3 unreachable; then a next matrix with a loop towards 2.
+  std::int32_t hops[16] = {0, 1, 1, -1,  //
+                           -1, 1, 2, -1,  //
+                           -1, -1, 2, -1,  //
+                           -1, -1, -1, 3};
+  ConstMatrixView const next(hops, 4, 4, 4, DType::kInt32);
+  EXPECT_EQ(apsp_path(next, 0, 2), (std::vector<std::int64_t>{0, 1, 2}));
+  EXPECT_EQ(apsp_path(next, 2, 2), (std::vector<std::int64_t>{2}));
+  EXPECT_TRUE(apsp_path(next, 0, 3).empty());
+  EXPECT_THROW(apsp_path(next, 0, 4), InvalidArgument);
+  hops[1 * 4 + 2] = 0;  // 1 -> 0 -> 1 -> ... never reaches 2
+  EXPECT_THROW(apsp_path(next, 0, 2), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace cudist::test
