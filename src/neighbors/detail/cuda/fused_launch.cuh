@@ -1,0 +1,113 @@
+// Dispatch of the fused selection kernel: the one place where the planned op (runtime data) and
+// the element type become template arguments, for a given consumer. inst/*.cu instantiate
+// run_fused<Consumer, kind> once per consumer and input kind.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "core/cuda/check.hpp"
+#include "distance/detail/cuda/pairwise_launch.cuh"
+#include "distance/detail/dispatch_op.hpp"
+#include "neighbors/detail/cuda/fused_launch.hpp"
+#include "neighbors/detail/cuda/fused_select_kernel.cuh"
+#include "neighbors/detail/cuda/packed_u8_l2.cuh"
+
+namespace cudist::neighbors::detail::cuda {
+
+template <class Op>
+struct IsTwoBestOp : std::bool_constant<Op::kLaneWise> {};
+template <class Word, class Out>
+struct IsTwoBestOp<cudist::detail::ops::XorPopcountOp<Word, Out>> : std::true_type {};
+template <>
+struct IsTwoBestOp<PackedU8SqL2Op> : std::true_type {};
+
+/// The ops the 2-best consumer is compiled for: the metrics of descriptor matching (L2, L1, L-inf,
+/// inner product / cosine, bit Hamming). Others select k <= 2 with the row buffers.
+/// Must agree with has_two_best() in select_cuda.cu.
+template <class Op>
+constexpr bool kTwoBestOp = IsTwoBestOp<Op>::value;
+
+template <template <class> class SelectT, class Elem, class Op>
+void launch_fused(FusedLaunch const& f, Op const& op, SelectArgs const& a, cudaStream_t stream) {
+  using Kernel = FusedSelectKernel<Op, Elem, SelectT>;
+  using Engine = typename Kernel::Engine;
+  using C = typename Op::Compute;
+  SelectProblem const& sp = *f.problem;
+  auto const select = Kernel::Select::from(a, sp.rank);
+  if (!select || f.blocks == 0) return;  // no key can be selected / nothing to do
+
+  typename Kernel::Params p{};
+  auto& t = p.tile;
+  t.x = static_cast<Elem const*>(sp.pairwise.x.data);
+  t.y = static_cast<Elem const*>(sp.pairwise.y.data);
+  t.m = sp.pairwise.x.rows;
+  t.n = sp.pairwise.y.rows;
+  t.d = sp.pairwise.x.cols;
+  t.ldx = sp.pairwise.x.stride;
+  t.ldy = sp.pairwise.y.stride;
+  using cudist::detail::cuda::rows_allow_vectors;
+  t.x_vec = rows_allow_vectors(t.x, t.ldx, Engine::kVec * sizeof(Elem), sizeof(Elem));
+  t.y_vec = rows_allow_vectors(t.y, t.ldy, Engine::kVec * sizeof(Elem), sizeof(Elem));
+  t.weights = static_cast<C const*>(sp.pairwise.op.weights);
+  t.op = op;
+  p.rank.op = op;
+  p.rank.negate = sp.rank.similarity;
+  p.grid = f.grid;
+  p.zero_diagonal = sp.rank.zero_diagonal;
+  p.exclude_self = sp.rank.exclude_self;
+  p.column_best = static_cast<typename Kernel::Entry*>(f.column_best);
+  p.select = *select;
+
+  std::size_t const smem = Kernel::smem_bytes(*select);
+  auto const kernel = fused_select_kernel<Kernel>;
+  CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  kernel<<<static_cast<unsigned>(f.blocks), Kernel::kThreads, smem, stream>>>(p);
+  CUDIST_CHECK_LAUNCH();
+#if defined(CUDIST_DEBUG_SYNC)
+  CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
+#endif
+}
+
+/// Calls f(op, Elem const* tag) for the exact integer ops: bit Hamming on words or bytes, squared
+/// L2 of uint8 rows read as words (the problem's rows are int32 then), the other uint8 ops.
+template <class F>
+void dispatch_integer_select_op(SelectProblem const& p, F&& f) {
+  namespace ops = cudist::detail::ops;
+  auto const& spec = p.pairwise.op;
+  bool const words = p.pairwise.x.dtype == DType::kInt32;
+  if (spec.kind == cudist::detail::OpKind::kXorPopcount) {
+    if (words) return f(ops::XorPopcountOp<std::uint32_t, float>{}, static_cast<std::uint32_t const*>(nullptr));
+    return f(ops::XorPopcountOp<std::uint8_t, float>{}, static_cast<std::uint8_t const*>(nullptr));
+  }
+  if (words) {
+    PackedU8SqL2Op op;
+    op.x_sq = static_cast<std::uint32_t const*>(spec.x_norms);
+    op.y_sq = static_cast<std::uint32_t const*>(spec.y_norms);
+    return f(op, static_cast<std::uint32_t const*>(nullptr));
+  }
+  cudist::detail::dispatch_integer_op(spec, [&](auto op) { f(op, static_cast<std::uint8_t const*>(nullptr)); });
+}
+
+/// Runs consumer SelectT for the op of f.problem; two-best only for the ops compiled with it.
+template <template <class> class SelectT, InputKind kKind, bool kOnlyTwoBestOps>
+void run_fused(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
+  auto with = [&](auto op, auto const* tag) {
+    using Op = decltype(op);
+    using Elem = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
+    if constexpr (!kOnlyTwoBestOps || kTwoBestOp<Op>) launch_fused<SelectT, Elem>(f, op, a, stream);
+  };
+  if constexpr (kKind == InputKind::kFloat) {
+    cudist::detail::dispatch_floating_op<float, float>(
+        f.problem->pairwise.op, [&](auto op) { with(op, static_cast<float const*>(nullptr)); });
+  } else if constexpr (kKind == InputKind::kDouble) {
+    cudist::detail::dispatch_floating_op<double, double>(
+        f.problem->pairwise.op, [&](auto op) { with(op, static_cast<double const*>(nullptr)); });
+  } else {
+    dispatch_integer_select_op(*f.problem, with);
+  }
+}
+
+}  // namespace cudist::neighbors::detail::cuda

@@ -1,0 +1,325 @@
+// CUDA backend of knn, match and radius: the orchestration. Picks the path (2-best, on-chip row
+// buffers, or the sorted second path for large k), the column split and the packed uint8 form,
+// allocates the workspaces (stream-ordered), launches, and assembles the results.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "core/cuda/check.hpp"
+#include "core/detail/expects.hpp"
+#include "neighbors/detail/backend.hpp"
+#include "neighbors/detail/cuda/fused_launch.hpp"
+#include "neighbors/detail/cuda/launch.cuh"
+#include "neighbors/detail/cuda/match_finish.cuh"
+#include "neighbors/detail/cuda/merge_chunks.cuh"
+#include "neighbors/detail/cuda/packed_u8_l2.cuh"
+#include "neighbors/detail/cuda/radius_finish.cuh"
+#include "neighbors/detail/cuda/select_policy.hpp"
+#include "neighbors/detail/cuda/sorted_knn.hpp"
+#include "neighbors/detail/cuda/workspace.cuh"
+
+namespace cudist::neighbors::detail::cuda {
+namespace {
+
+using cudist::detail::OpKind;
+
+InputKind input_kind(SelectProblem const& p) {
+  switch (p.pairwise.x.dtype) {
+    case DType::kFloat32: return InputKind::kFloat;
+    case DType::kFloat64: return InputKind::kDouble;
+    default: return InputKind::kInteger;  // uint8 bytes or 32-bit words
+  }
+}
+
+/// The key the fused kernel ranks on (rank_key.hpp): exact uint32 for bit Hamming and packed
+/// uint8 L2, else the finished float / double value.
+enum class KeyKind { kFloat, kDouble, kUInt32 };
+
+KeyKind key_kind(SelectProblem const& p) {
+  if (p.distance_dtype == DType::kFloat64) return KeyKind::kDouble;
+  OpKind const kind = p.pairwise.op.kind;
+  bool const words = p.pairwise.x.dtype == DType::kInt32;
+  if (kind == OpKind::kXorPopcount || (words && kind == OpKind::kSqDiffSum)) return KeyKind::kUInt32;
+  return KeyKind::kFloat;
+}
+
+template <class F>
+void with_key_type(KeyKind kind, F&& f) {
+  switch (kind) {
+    case KeyKind::kFloat: return f(float{});
+    case KeyKind::kDouble: return f(double{});
+    case KeyKind::kUInt32: return f(std::uint32_t{});
+  }
+}
+
+std::size_t entry_bytes(SelectProblem const& p) {
+  return p.distance_dtype == DType::kFloat64 ? sizeof(WideEntry) : sizeof(std::uint64_t);
+}
+
+std::int64_t max_on_chip_k(SelectProblem const& p) {
+  return entry_bytes(p) == sizeof(WideEntry) ? kMaxOnChipK16 : kMaxOnChipK8;
+}
+
+// ---- Work decomposition ----
+
+struct GridPlan {
+  WorkGrid grid{};
+  std::int64_t blocks = 0;
+  std::optional<Array> table;  // a batch's row tiles, on the device
+};
+
+GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, cudaStream_t stream) {
+  constexpr int kRows = WorkGrid::kTileRows;
+  int sms = 0, device = 0;
+  CUDIST_CUDA_TRY(cudaGetDevice(&device));
+  CUDIST_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  std::int64_t const slots = static_cast<std::int64_t>(sms) * (block_smem <= kTwoBlocksSmem ? 2 : 1);
+
+  GridPlan g;
+  bool const batch = p.problems() > 1;
+  std::vector<std::int64_t> tiles;  // RowTile fields, 5 per tile
+  std::int64_t row_tiles = 0, col_tiles = 0;
+  for (std::int64_t b = 0; b < p.problems(); ++b) {
+    std::int64_t const xb = p.x_offsets[b], xe = p.x_offsets[b + 1];
+    std::int64_t const yb = p.y_offsets[b], ye = p.y_offsets[b + 1];
+    col_tiles = std::max(col_tiles, (ye - yb + kRows - 1) / kRows);
+    for (std::int64_t r = xb; r < xe; r += kRows, ++row_tiles) {
+      if (batch) tiles.insert(tiles.end(), {r, xe, xb, yb, ye});
+    }
+  }
+  g.grid.chunks = choose_chunks(row_tiles, col_tiles, slots);
+  g.blocks = row_tiles * g.grid.chunks;
+  CUDIST_EXPECTS(g.blocks <= std::numeric_limits<int>::max(), "neighbours: " << row_tiles << " row tiles are beyond one launch");
+  g.grid.single = RowTile{0, p.m(), 0, 0, p.n()};
+  if (batch && !tiles.empty()) {
+    static_assert(sizeof(RowTile) == 5 * sizeof(std::int64_t), "RowTile is five int64");
+    g.table = upload(tiles, stream);
+    g.grid.tiles = static_cast<RowTile const*>(g.table->data());
+  }
+  return g;
+}
+
+// ---- uint8 squared L2, four bytes per instruction ----
+
+ConstMatrixView as_words(ConstMatrixView v) {
+  return ConstMatrixView(v.data, v.rows, v.cols / 4, v.stride / 4, DType::kInt32, v.memory);
+}
+
+Array byte_squares(ConstMatrixView words, cudaStream_t stream) {
+  Array sq = device_array(words.rows, 1, DType::kInt32, stream);
+  launch<ByteSquaresKernel>(words.rows, ByteSquaresKernel::kThreads,
+                            {static_cast<std::uint32_t const*>(words.data), words.rows, words.cols,
+                             words.stride, static_cast<std::uint32_t*>(sq.data())},
+                            stream);
+  return sq;
+}
+
+/// Whether the fused kernel reads the rows as 32-bit words of four uint8 (packed_u8_l2.cuh).
+bool packable(SelectProblem const& p) {
+  ConstMatrixView const x = p.pairwise.x, y = p.pairwise.y;
+  auto aligned = [](ConstMatrixView v) {
+    return reinterpret_cast<std::uintptr_t>(v.data) % 4 == 0 && (v.stride % 4 == 0 || v.rows <= 1);
+  };
+  return x.dtype == DType::kUInt8 && p.pairwise.op.kind == OpKind::kSqDiffSum && x.cols > 0 &&
+         x.cols % 4 == 0 && x.cols <= kMaxPackedU8Cols && aligned(x) && aligned(y);
+}
+
+/// The problem as the fused kernel runs it: packable uint8 rows as words, with the rows' sums of
+/// squares as norms (kept alive in `keep`).
+SelectProblem fused_form(SelectProblem const& p, std::vector<Array>& keep, cudaStream_t stream) {
+  if (!packable(p)) return p;
+  ConstMatrixView const x = p.pairwise.x, y = p.pairwise.y;
+  SelectProblem q = p;
+  q.pairwise.x = as_words(x);
+  q.pairwise.y = as_words(y);
+  keep.push_back(byte_squares(q.pairwise.x, stream));
+  q.pairwise.op.x_norms = keep.back().data();
+  if (y.data == x.data && y.rows == x.rows && y.stride == x.stride) {
+    q.pairwise.op.y_norms = q.pairwise.op.x_norms;
+  } else {
+    keep.push_back(byte_squares(q.pairwise.y, stream));
+    q.pairwise.op.y_norms = keep.back().data();
+  }
+  return q;
+}
+
+// ---- knn ----
+
+using FusedEntry = void (*)(FusedLaunch const&, SelectArgs const&, cudaStream_t);
+
+FusedEntry entry_for(FusedEntry const (&by_kind)[3], SelectProblem const& p) {
+  return by_kind[static_cast<int>(input_kind(p))];
+}
+
+constexpr FusedEntry kTwoBest[3] = {run_two_best_float, run_two_best_double, run_two_best_integer};
+constexpr FusedEntry kTopK[3] = {run_top_k_float, run_top_k_double, run_top_k_integer};
+constexpr FusedEntry kRadius[3] = {run_radius_float, run_radius_double, run_radius_integer};
+
+/// k <= the on-chip limit: the fused kernel leaves each chunk's best k, a warp per row merges.
+void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices,
+               void* column_best, cudaStream_t stream) {
+  bool const two_best = k <= 2 && has_two_best(p.pairwise.op.kind);
+  int const capacity = two_best ? 0 : row_buffer_capacity(k);
+  std::size_t const entry = entry_bytes(p);
+  std::size_t const select_smem = two_best ? 8 * 256 * (2 * entry + sizeof(double))
+                                           : 128 * (capacity * entry + entry + sizeof(double) + sizeof(int));
+  GridPlan const g = plan_grid(p, kEngineSmem + select_smem, stream);
+  Array partial = device_bytes(static_cast<std::size_t>(p.m() * g.grid.chunks * k) * entry, stream);
+  SelectArgs a;
+  a.partial = partial.data();
+  a.k = static_cast<int>(k);
+  a.capacity = capacity;
+  a.chunks = g.grid.chunks;
+  FusedLaunch const f{&p, g.grid, g.blocks, column_best};
+  entry_for(two_best ? kTwoBest : kTopK, p)(f, a, stream);
+
+  with_key_type(key_kind(p), [&](auto key) {
+    using Kernel = MergeChunksKernel<decltype(key)>;
+    typename Kernel::Params mp{};
+    mp.partial = static_cast<typename Kernel::Entry const*>(partial.data());
+    mp.chunks = g.grid.chunks;
+    mp.per_chunk = static_cast<int>(k);
+    mp.m = p.m();
+    mp.k = k;
+    mp.distances = static_cast<typename Kernel::Out*>(distances.data);
+    mp.ld_distances = distances.stride;
+    mp.indices = static_cast<std::int64_t*>(indices.data);
+    mp.ld_indices = indices.stride;
+    mp.spec = p.rank;
+    launch<Kernel>(p.m(), Kernel::kRowsPerBlock, mp, stream);
+  });
+}
+
+/// knn into (m, k) device views; with column_best (64-bit entries, (n)), also each column's best
+/// query for the mutual check (fused path only).
+void knn_into(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices,
+              void* column_best, cudaStream_t stream) {
+  if (p.m() == 0) return;
+  if (k > max_on_chip_k(p)) return sorted_knn(p, k, distances, indices, stream);
+  std::vector<Array> keep;
+  fused_knn(fused_form(p, keep, stream), k, distances, indices, column_best, stream);
+}
+
+/// The problem seen from y: each row of y queries the rows of x.
+SelectProblem swapped(SelectProblem const& p) {
+  SelectProblem r = p;
+  std::swap(r.pairwise.x, r.pairwise.y);
+  std::swap(r.pairwise.op.x_norms, r.pairwise.op.y_norms);
+  std::swap(r.x_offsets, r.y_offsets);
+  return r;
+}
+
+/// best_query[j]: the query row that column j is nearest to. Fused as an observer of the 2-NN
+/// pass where entries are 64-bit; float64 entries are 128-bit (no atomic minimum), so there a
+/// second pass selects the 1-NN of each row of y among the rows of x.
+Array best_queries(SelectProblem const& p, MatrixView d2, MatrixView i2, cudaStream_t stream) {
+  Array best = device_array(1, p.n(), DType::kInt64, stream);
+  if (entry_bytes(p) == sizeof(WideEntry)) {
+    knn_into(p, 2, d2, i2, nullptr, stream);
+    Array rd = device_array(p.n(), 1, p.distance_dtype, stream);
+    MatrixView const bi(best.data(), p.n(), 1, 1, DType::kInt64, Memory::kDevice);
+    knn_into(swapped(p), 1, rd.view(), bi, nullptr, stream);
+    return best;
+  }
+  Array entries = device_array(1, p.n(), DType::kInt64, stream);
+  CUDIST_CUDA_TRY(cudaMemsetAsync(entries.data(), 0xff, entries.bytes(), stream));  // all empty
+  knn_into(p, 2, d2, i2, entries.data(), stream);
+  with_key_type(packable(p) ? KeyKind::kUInt32 : key_kind(p), [&](auto key) {
+    using Kernel = ColumnBestQueryKernel<decltype(key)>;
+    if constexpr (sizeof(typename Kernel::Entry) == sizeof(std::uint64_t)) {
+      launch<Kernel>(p.n(), Kernel::kThreads,
+                     {static_cast<typename Kernel::Entry const*>(entries.data()), p.n(), best.data_as<std::int64_t>()},
+                     stream);
+    }
+  });
+  return best;
+}
+
+template <class Out>
+MatchResult finish_matches(SelectProblem const& p, MatchCriteria const& c, Array const& d2,
+                           Array const& i2, std::optional<Array> const& best_query, cudaStream_t stream) {
+  std::int64_t const m = p.m();
+  int const problems = static_cast<int>(p.problems());
+  Array const x_offsets = upload(p.x_offsets, stream), y_offsets = upload(p.y_offsets, stream);
+  Array accepted = device_array(1, m + 1, DType::kInt32, stream);
+  Array position = device_array(1, m + 1, DType::kInt32, stream);
+  launch<MatchFlagsKernel<Out>>(m + 1, 256,
+                                {d2.data_as<Out>(), i2.data_as<std::int64_t>(),
+                                 best_query ? best_query->data_as<std::int64_t>() : nullptr,
+                                 x_offsets.data_as<std::int64_t>(), y_offsets.data_as<std::int64_t>(),
+                                 problems, m, c, accepted.data_as<int>()},
+                                stream);
+  exclusive_sum(accepted.data_as<int>(), position.data_as<int>(), m + 1, stream);
+  std::int64_t const count = download_one(position.data_as<int>() + m, stream);  // synchronizes
+
+  MatchResult r{device_array(count, 2, DType::kInt64, stream), device_array(count, 1, p.distance_dtype, stream),
+                device_array(1, problems + 1, DType::kInt64, stream)};
+  launch<MatchScatterKernel<Out>>(std::max<std::int64_t>(m, problems + 1), 256,
+                                  {d2.data_as<Out>(), i2.data_as<std::int64_t>(), accepted.data_as<int>(),
+                                   position.data_as<int>(), x_offsets.data_as<std::int64_t>(), problems, m,
+                                   r.pairs.data_as<std::int64_t>(), r.distances.data_as<Out>(),
+                                   r.offsets.data_as<std::int64_t>()},
+                                  stream);
+  return r;
+}
+
+}  // namespace
+
+void knn(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices, void* stream) {
+  knn_into(p, k, distances, indices, nullptr, static_cast<cudaStream_t>(stream));
+}
+
+MatchResult match(SelectProblem const& p, MatchCriteria const& criteria, void* stream_handle) {
+  auto const stream = static_cast<cudaStream_t>(stream_handle);
+  Array d2 = device_array(p.m(), 2, p.distance_dtype, stream);
+  Array i2 = device_array(p.m(), 2, DType::kInt64, stream);
+  std::optional<Array> best_query;
+  if (criteria.mutual && p.m() > 0) {
+    best_query = best_queries(p, d2.view(), i2.view(), stream);
+  } else {
+    knn_into(p, 2, d2.view(), i2.view(), nullptr, stream);
+  }
+  if (p.distance_dtype == DType::kFloat64) return finish_matches<double>(p, criteria, d2, i2, best_query, stream);
+  return finish_matches<float>(p, criteria, d2, i2, best_query, stream);
+}
+
+RadiusResult radius(SelectProblem const& p, double r, void* stream_handle) {
+  auto const stream = static_cast<cudaStream_t>(stream_handle);
+  std::int64_t const m = p.m();
+  std::vector<Array> keep;
+  SelectProblem const q = fused_form(p, keep, stream);
+  GridPlan const g = plan_grid(q, kEngineSmem, stream);
+  std::int64_t const slots = m * g.grid.chunks;  // (row, chunk) counts, then one for the total
+
+  Array counts = device_array(1, slots + 1, DType::kInt64, stream);
+  CUDIST_CUDA_TRY(cudaMemsetAsync(counts.data(), 0, counts.bytes(), stream));
+  SelectArgs a;
+  a.radius = r;
+  a.chunks = g.grid.chunks;
+  a.counts = counts.data_as<std::int64_t>();
+  FusedLaunch const f{&q, g.grid, g.blocks, nullptr};
+  entry_for(kRadius, q)(f, a, stream);
+  Array starts = device_array(1, slots + 1, DType::kInt64, stream);
+  exclusive_sum(counts.data_as<std::int64_t>(), starts.data_as<std::int64_t>(), slots + 1, stream);
+  std::int64_t const total = download_one(starts.data_as<std::int64_t>() + slots, stream);  // synchronizes
+
+  RadiusResult out{device_array(1, m + 1, DType::kInt64, stream), device_array(1, total, DType::kInt64, stream),
+                   device_array(1, total, p.distance_dtype, stream)};
+  if (total > 0) {
+    a.starts = starts.data_as<std::int64_t>();
+    a.indices = out.indices.data_as<std::int64_t>();
+    a.distances = out.distances.data();
+    entry_for(kRadius, q)(f, a, stream);
+  }
+  launch<RowOffsetsKernel>(m + 1, RowOffsetsKernel::kThreads,
+                           {starts.data_as<std::int64_t>(), m, g.grid.chunks, out.offsets.data_as<std::int64_t>()},
+                           stream);
+  return out;
+}
+
+}  // namespace cudist::neighbors::detail::cuda

@@ -1,0 +1,59 @@
+// The numbers of the GPU selection: which path a k takes, the row buffers' size, the occupancy
+// guess and the column split. Derived from the resources of an H100 block (227 KB of shared
+// memory, 64 K registers per SM); the measurements that confirm them go to docs/neighbors.md.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include "distance/detail/problem.hpp"
+
+namespace cudist::neighbors::detail::cuda {
+
+/// Shared memory of the engine's tiles (both operands, double-buffered), for the occupancy guess.
+constexpr std::size_t kEngineSmem = 34 * 1024;
+/// Two 256-thread blocks per SM fit when a block needs at most this much shared memory (the
+/// engine's 128 registers per thread allow two).
+constexpr std::size_t kTwoBlocksSmem = 112 * 1024;
+/// Largest k selected on chip, by entry size: 128 rows x 2 k entries of 8 (16) bytes plus the
+/// engine's tiles stay within a block's 227 KB. Larger k takes the sorted second path.
+constexpr std::int64_t kMaxOnChipK8 = 64, kMaxOnChipK16 = 32;
+/// Column chunks per row tile at most: one lane of the merging warp per chunk.
+constexpr int kMaxChunks = 32;
+
+/// Ops with the 2-best consumer for k <= 2: the metrics of descriptor matching. Must agree with
+/// kTwoBestOp in fused_launch.cuh.
+inline bool has_two_best(cudist::detail::OpKind kind) {
+  using cudist::detail::OpKind;
+  return kind == OpKind::kSqDiffSum || kind == OpKind::kAbsDiffSum || kind == OpKind::kAbsDiffMax ||
+         kind == OpKind::kDot || kind == OpKind::kXorPopcount;
+}
+
+/// Row buffer entries: twice k (a compaction then frees at least k slots), 32 at least (the
+/// warp's width), a power of two (the bitonic sort).
+inline int row_buffer_capacity(std::int64_t k) {
+  int c = 32;
+  while (c < 2 * k) c *= 2;
+  return c;
+}
+
+/// Column chunks per row tile: the fewest that minimise (waves of blocks) x (tiles per block),
+/// so that few row tiles still fill the GPU without a long tail (K1: 32 row tiles on 264 slots
+/// take 8 chunks of 20 tiles; K2: 79 row tiles, 10 chunks, 1.3 % above a perfect split).
+inline int choose_chunks(std::int64_t row_tiles, std::int64_t col_tiles, std::int64_t slots) {
+  int best = 1;
+  std::int64_t best_cost = std::numeric_limits<std::int64_t>::max();
+  for (int s = 1; s <= kMaxChunks && s <= std::max<std::int64_t>(col_tiles, 1); ++s) {
+    std::int64_t const waves = (row_tiles * s + slots - 1) / slots;
+    std::int64_t const cost = waves * ((col_tiles + s - 1) / s);
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = s;
+    }
+  }
+  return best;
+}
+
+}  // namespace cudist::neighbors::detail::cuda

@@ -1,0 +1,52 @@
+// Which part of the problem a block of the fused selection works on: one 128-row tile of one
+// problem of the batch, and one contiguous chunk of that problem's columns (the column split keeps
+// every SM busy when there are few row tiles; the chunks' answers are merged afterwards).
+#pragma once
+
+#include <cstdint>
+
+namespace cudist::neighbors::detail::cuda {
+
+/// A 128-row tile of x and the problem it belongs to.
+struct RowTile {
+  std::int64_t row0;      // first row of the tile (global row of x)
+  std::int64_t row_end;   // end of the problem's rows
+  std::int64_t x_begin;   // first row of the problem: query indices count from here
+  std::int64_t y_begin;   // the problem's rows of y: [y_begin, y_end)
+  std::int64_t y_end;
+};
+
+/// What one block does.
+struct WorkItem {
+  RowTile tile;
+  std::int64_t col_begin, col_end;  // this block's chunk of [y_begin, y_end)
+  int chunk;
+};
+
+struct WorkGrid {
+  static constexpr int kTileRows = 128;
+  RowTile single;       // the whole problem when tiles is null: row0 is 0, advanced per tile
+  RowTile const* tiles; // batch: one entry per row tile (device memory)
+  int chunks;           // column chunks per row tile; block b works on tile b / chunks
+
+  __device__ WorkItem item(std::int64_t block) const {
+    std::int64_t const t = block / chunks;
+    WorkItem w;
+    w.chunk = static_cast<int>(block % chunks);
+    if (tiles != nullptr) {
+      w.tile = tiles[t];
+    } else {
+      w.tile = single;
+      w.tile.row0 = t * kTileRows;
+    }
+    // The problem's column tiles are split evenly: chunk c takes tiles [c T / S, (c + 1) T / S).
+    std::int64_t const col_tiles = (w.tile.y_end - w.tile.y_begin + kTileRows - 1) / kTileRows;
+    std::int64_t const lo = col_tiles * w.chunk / chunks, hi = col_tiles * (w.chunk + 1) / chunks;
+    w.col_begin = w.tile.y_begin + lo * kTileRows;
+    w.col_end = w.tile.y_begin + hi * kTileRows;
+    if (w.col_end > w.tile.y_end) w.col_end = w.tile.y_end;
+    return w;
+  }
+};
+
+}  // namespace cudist::neighbors::detail::cuda

@@ -1,0 +1,42 @@
+// The API layer's shared steps for knn, match and radius: argument checks that name the
+// argument, staging of host inputs to the computing device, and planning through the pairwise
+// planner (every metric, dtype, weight and preparation) into a SelectProblem.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cudist/core/array.hpp"
+#include "cudist/core/resources.hpp"
+#include "cudist/neighbors/knn.hpp"
+#include "neighbors/detail/problem.hpp"
+
+namespace cudist::neighbors::detail {
+
+/// A problem ready for a backend and the arrays it points into.
+struct PlannedSelect {
+  SelectProblem problem;
+  std::vector<Array> keep_alive;  // staged inputs, prepared inputs, norms, weights
+};
+
+/// Views valid, dtypes equal and supported, columns equal, row counts small enough for the
+/// 32-bit indices the selection packs with its keys.
+void validate_inputs(char const* who, ConstMatrixView x, ConstMatrixView y);
+
+/// The batch covers x and y exactly: same length >= 2, starting at 0, non-decreasing, ending at
+/// the row counts.
+void validate_batch(char const* who, Batch const& batch, std::int64_t m, std::int64_t n);
+
+/// The single problem x against y.
+Batch whole(ConstMatrixView x, ConstMatrixView y);
+
+/// Validated inputs -> a problem on res.device. `self` marks a self-join (y is x).
+PlannedSelect plan_select(char const* who, Resources const& res, ConstMatrixView x,
+                          ConstMatrixView y, Batch const& batch, Metric metric,
+                          MetricParams const& params, bool self, bool exclude_self);
+
+/// Fewest candidates any query row has (the smallest problem's rows of y, minus the point itself
+/// when excluding it), over the problems that have query rows; -1 when none has.
+std::int64_t fewest_candidates(Batch const& batch, bool exclude_self);
+
+}  // namespace cudist::neighbors::detail

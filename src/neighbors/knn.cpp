@@ -1,0 +1,127 @@
+// API layer of knn, self_knn and knn_batched: validate every argument, plan, run on the backend,
+// and hand the result back where the caller wants it. No math here.
+#include "cudist/neighbors/knn.hpp"
+
+#include <cstdint>
+#include <optional>
+
+#include "core/detail/expects.hpp"
+#include "core/detail/memory.hpp"
+#include "core/detail/validate_view.hpp"
+#include "neighbors/detail/backend.hpp"
+#include "neighbors/detail/plan.hpp"
+
+namespace cudist {
+namespace {
+
+using neighbors::detail::PlannedSelect;
+
+bool same_view(ConstMatrixView a, ConstMatrixView b) {
+  return a.data == b.data && a.rows == b.rows && a.cols == b.cols && a.stride == b.stride &&
+         a.dtype == b.dtype;
+}
+
+void validate_k(char const* who, std::int64_t k, Batch const& batch, bool exclude_self, bool pad) {
+  CUDIST_EXPECTS(k >= 1, who << ": k = " << k << "; k must be at least 1");
+  if (pad) return;
+  std::int64_t const fewest = neighbors::detail::fewest_candidates(batch, exclude_self);
+  CUDIST_EXPECTS(fewest < 0 || k <= fewest,
+                 who << ": k = " << k << " but a query has only " << fewest << " candidate rows of y"
+                     << (exclude_self ? " (itself excluded)" : "")
+                     << "; set KnnOptions::pad to pad the missing neighbours with index -1");
+}
+
+void validate_outputs(char const* who, ConstMatrixView distances, ConstMatrixView indices,
+                      std::int64_t m, std::int64_t k, DType input) {
+  using cudist::detail::expect_dtype;
+  using cudist::detail::expect_shape;
+  using cudist::detail::expect_valid_view;
+  expect_valid_view(who, "distances", distances);
+  expect_valid_view(who, "indices", indices);
+  expect_shape(who, "distances", distances, m, k);
+  expect_shape(who, "indices", indices, m, k);
+  expect_dtype(who, "distances", distances, distance_output_dtype(input));
+  expect_dtype(who, "indices", indices, DType::kInt64);
+}
+
+/// A view of `out` in the backend's memory: `out` itself, or a new array in `stage`.
+MatrixView backend_view(MatrixView out, Resources const& res, std::optional<Array>& stage) {
+  MatrixView const r = cudist::detail::resolved(out);
+  Memory const backend = res.device.is_cuda() ? Memory::kDevice : Memory::kHost;
+  if (r.memory == backend) return r;
+  stage = Array::allocate(out.rows, out.cols, out.dtype, res.device, res.stream);
+  return stage->view();
+}
+
+void run_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
+             Batch const& batch, std::int64_t k, Metric metric, MatrixView distances,
+             MatrixView indices, KnnOptions const& options, bool self, bool exclude_self) {
+  validate_k(who, k, batch, exclude_self, options.pad);
+  if (x.rows == 0) return;
+  PlannedSelect const planned = neighbors::detail::plan_select(
+      who, res, x, y, batch, metric, options.params, self, exclude_self);
+  std::optional<Array> d_stage, i_stage;
+  MatrixView const d = backend_view(distances, res, d_stage);
+  MatrixView const i = backend_view(indices, res, i_stage);
+  if (res.device.is_cuda()) {
+    neighbors::detail::cuda::knn(planned.problem, k, d, i, res.stream);
+  } else {
+    neighbors::detail::cpu::knn(planned.problem, k, d, i);
+  }
+  if (d_stage) copy(d_stage->view(), distances, res.stream);
+  if (i_stage) copy(i_stage->view(), indices, res.stream);
+}
+
+KnnResult allocate_result(Resources const& res, std::int64_t m, std::int64_t k, DType input) {
+  return {Array::allocate(m, k, distance_output_dtype(input), res.device, res.stream),
+          Array::allocate(m, k, DType::kInt64, res.device, res.stream)};
+}
+
+}  // namespace
+
+void knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_t k, Metric metric,
+         MatrixView distances, MatrixView indices, KnnOptions const& options) {
+  char const* who = "knn";
+  neighbors::detail::validate_inputs(who, x, y);
+  validate_outputs(who, distances, indices, x.rows, k, x.dtype);
+  run_knn(who, res, x, y, neighbors::detail::whole(x, y), k, metric, distances, indices, options,
+          same_view(x, y), false);
+}
+
+KnnResult knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_t k,
+              Metric metric, KnnOptions const& options) {
+  char const* who = "knn";
+  neighbors::detail::validate_inputs(who, x, y);
+  validate_k(who, k, neighbors::detail::whole(x, y), false, options.pad);
+  KnnResult r = allocate_result(res, x.rows, k, x.dtype);
+  knn(res, x, y, k, metric, r.distances.view(), r.indices.view(), options);
+  return r;
+}
+
+KnnResult self_knn(Resources const& res, ConstMatrixView x, std::int64_t k, Metric metric,
+                   SelfJoin self, KnnOptions const& options) {
+  char const* who = "self_knn";
+  neighbors::detail::validate_inputs(who, x, x);
+  bool const exclude = self == SelfJoin::kExcludeSelf;
+  Batch const batch = neighbors::detail::whole(x, x);
+  validate_k(who, k, batch, exclude, options.pad);
+  KnnResult r = allocate_result(res, x.rows, k, x.dtype);
+  run_knn(who, res, x, x, batch, k, metric, r.distances.view(), r.indices.view(), options, true,
+          exclude);
+  return r;
+}
+
+KnnResult knn_batched(Resources const& res, ConstMatrixView x, ConstMatrixView y, Batch const& batch,
+                      std::int64_t k, Metric metric, KnnOptions const& options) {
+  char const* who = "knn_batched";
+  neighbors::detail::validate_inputs(who, x, y);
+  neighbors::detail::validate_batch(who, batch, x.rows, y.rows);
+  validate_k(who, k, batch, false, options.pad);
+  KnnResult r = allocate_result(res, x.rows, k, x.dtype);
+  bool const self = same_view(x, y) && batch.x_offsets == batch.y_offsets;
+  run_knn(who, res, x, y, batch, k, metric, r.distances.view(), r.indices.view(), options, self,
+          false);
+  return r;
+}
+
+}  // namespace cudist

@@ -1,0 +1,51 @@
+// API layer of match and match_batched: validate the criteria and inputs, plan, run.
+#include <cmath>
+
+#include "core/detail/expects.hpp"
+#include "cudist/neighbors/knn.hpp"
+#include "neighbors/detail/backend.hpp"
+#include "neighbors/detail/plan.hpp"
+
+namespace cudist {
+namespace {
+
+neighbors::detail::MatchCriteria validated_criteria(char const* who, Metric metric,
+                                                    MatchOptions const& o) {
+  CUDIST_EXPECTS(o.ratio > 0 && o.ratio <= 1,
+                 who << ": ratio = " << o.ratio << "; Lowe's ratio must be in (0, 1]");
+  CUDIST_EXPECTS(o.max_distance >= 0, who << ": max_distance = " << o.max_distance
+                                          << "; it must be >= 0 (infinity: no limit)");
+  CUDIST_EXPECTS(metric != Metric::kInnerProduct,
+                 who << ": metric inner_product is a similarity; the ratio test needs a distance");
+  return {o.ratio, o.mutual, o.max_distance};
+}
+
+MatchResult run_match(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
+                      Batch const& batch, Metric metric, MatchOptions const& options) {
+  neighbors::detail::MatchCriteria const criteria = validated_criteria(who, metric, options);
+  neighbors::detail::PlannedSelect const planned = neighbors::detail::plan_select(
+      who, res, x, y, batch, metric, options.params, false, false);
+  if (res.device.is_cuda()) {
+    return neighbors::detail::cuda::match(planned.problem, criteria, res.stream);
+  }
+  return neighbors::detail::cpu::match(planned.problem, criteria);
+}
+
+}  // namespace
+
+MatchResult match(Resources const& res, ConstMatrixView x, ConstMatrixView y, Metric metric,
+                  MatchOptions const& options) {
+  char const* who = "match";
+  neighbors::detail::validate_inputs(who, x, y);
+  return run_match(who, res, x, y, neighbors::detail::whole(x, y), metric, options);
+}
+
+MatchResult match_batched(Resources const& res, ConstMatrixView x, ConstMatrixView y,
+                          Batch const& batch, Metric metric, MatchOptions const& options) {
+  char const* who = "match_batched";
+  neighbors::detail::validate_inputs(who, x, y);
+  neighbors::detail::validate_batch(who, batch, x.rows, y.rows);
+  return run_match(who, res, x, y, batch, metric, options);
+}
+
+}  // namespace cudist

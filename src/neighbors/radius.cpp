@@ -1,0 +1,28 @@
+// API layer of radius: validate the radius and inputs, plan, run.
+#include <cmath>
+
+#include "core/detail/expects.hpp"
+#include "cudist/neighbors/knn.hpp"
+#include "neighbors/detail/backend.hpp"
+#include "neighbors/detail/plan.hpp"
+
+namespace cudist {
+
+RadiusResult radius(Resources const& res, ConstMatrixView x, ConstMatrixView y, double r,
+                    Metric metric, MetricParams const& params) {
+  char const* who = "radius";
+  neighbors::detail::validate_inputs(who, x, y);
+  if (metric == Metric::kInnerProduct) {
+    CUDIST_EXPECTS(!std::isnan(r), who << ": r is NaN; for inner_product r is the smallest similarity kept");
+  } else {
+    CUDIST_EXPECTS(r >= 0, who << ": r = " << r << "; the radius must be >= 0");
+  }
+  neighbors::detail::PlannedSelect const planned = neighbors::detail::plan_select(
+      who, res, x, y, neighbors::detail::whole(x, y), metric, params, false, false);
+  if (res.device.is_cuda()) {
+    return neighbors::detail::cuda::radius(planned.problem, r, res.stream);
+  }
+  return neighbors::detail::cpu::radius(planned.problem, r);
+}
+
+}  // namespace cudist

@@ -1,0 +1,108 @@
+// Validation and planning shared by knn, match and radius: the pairwise planner prepares the
+// inputs and the op; here its result becomes a selection problem (ranking rules and batch).
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <utility>
+
+#include "core/detail/cuda_runtime.hpp"
+#include "core/detail/expects.hpp"
+#include "core/detail/memory.hpp"
+#include "core/detail/validate_view.hpp"
+#include "distance/detail/plan.hpp"
+#include "neighbors/detail/plan.hpp"
+
+namespace cudist::neighbors::detail {
+namespace {
+
+// Keys are packed with 32-bit row and column indices; all ones marks an empty slot.
+constexpr std::int64_t kMaxRows = std::numeric_limits<std::int32_t>::max();
+
+void validate_offsets(char const* who, char const* name, std::vector<std::int64_t> const& offsets,
+                      std::int64_t rows, char const* matrix) {
+  CUDIST_EXPECTS(offsets.front() == 0, who << ": batch." << name << "[0] is " << offsets.front()
+                                           << " but must be 0");
+  CUDIST_EXPECTS(offsets.back() == rows, who << ": batch." << name << " ends at " << offsets.back()
+                                             << " but " << matrix << " has " << rows << " rows");
+  for (std::size_t b = 1; b < offsets.size(); ++b) {
+    CUDIST_EXPECTS(offsets[b] >= offsets[b - 1], who << ": batch." << name << " decreases at entry "
+                                                     << b << " (" << offsets[b - 1] << " > "
+                                                     << offsets[b] << ")");
+  }
+}
+
+}  // namespace
+
+void validate_inputs(char const* who, ConstMatrixView x, ConstMatrixView y) {
+  using cudist::detail::expect_valid_view;
+  expect_valid_view(who, "x", x);
+  expect_valid_view(who, "y", y);
+  CUDIST_EXPECTS(x.dtype == y.dtype, who << ": x is " << dtype_name(x.dtype) << " but y is "
+                                         << dtype_name(y.dtype) << "; convert one of them");
+  CUDIST_EXPECTS(x.dtype != DType::kInt16 && x.dtype != DType::kInt32 && x.dtype != DType::kInt64,
+                 who << ": dtype " << dtype_name(x.dtype)
+                     << " is not supported (use float16/bfloat16/float32/float64/uint8)");
+  CUDIST_EXPECTS(x.cols == y.cols, who << ": x has " << x.cols << " columns but y has " << y.cols);
+  CUDIST_EXPECTS(x.rows <= kMaxRows && y.rows <= kMaxRows,
+                 who << ": at most " << kMaxRows << " rows per input (x has " << x.rows
+                     << ", y has " << y.rows << ")");
+}
+
+void validate_batch(char const* who, Batch const& batch, std::int64_t m, std::int64_t n) {
+  CUDIST_EXPECTS(batch.x_offsets.size() >= 2,
+                 who << ": batch.x_offsets has " << batch.x_offsets.size()
+                     << " entries; a batch of b problems needs b + 1 >= 2");
+  CUDIST_EXPECTS(batch.x_offsets.size() == batch.y_offsets.size(),
+                 who << ": batch.x_offsets has " << batch.x_offsets.size()
+                     << " entries but batch.y_offsets has " << batch.y_offsets.size());
+  validate_offsets(who, "x_offsets", batch.x_offsets, m, "x");
+  validate_offsets(who, "y_offsets", batch.y_offsets, n, "y");
+}
+
+Batch whole(ConstMatrixView x, ConstMatrixView y) { return {{0, x.rows}, {0, y.rows}}; }
+
+std::int64_t fewest_candidates(Batch const& batch, bool exclude_self) {
+  std::int64_t fewest = -1;
+  for (std::size_t b = 0; b + 1 < batch.x_offsets.size(); ++b) {
+    if (batch.x_offsets[b + 1] == batch.x_offsets[b]) continue;  // no query rows
+    std::int64_t const n = batch.y_offsets[b + 1] - batch.y_offsets[b] - (exclude_self ? 1 : 0);
+    if (fewest < 0 || n < fewest) fewest = n;
+  }
+  return fewest;
+}
+
+PlannedSelect plan_select(char const* who, Resources const& res, ConstMatrixView x,
+                          ConstMatrixView y, Batch const& batch, Metric metric,
+                          MetricParams const& params, bool self, bool exclude_self) {
+  require_device(res.device, who);
+  cudist::detail::ScopedDevice const device_scope(res.device);
+  PlannedSelect planned;
+  std::optional<Array> x_stage, y_stage;
+  ConstMatrixView const xs = cudist::detail::staged(x, res.device, res.stream, x_stage);
+  ConstMatrixView const ys = self ? xs : cudist::detail::staged(y, res.device, res.stream, y_stage);
+  cudist::detail::PlannedPairwise pp = cudist::detail::plan_pairwise(
+      res, who, xs, ys, self, MatrixView{}, cudist::detail::OutputLayout::kFull, metric, params);
+
+  SelectProblem& sp = planned.problem;
+  sp.pairwise = pp.problem;
+  sp.rank.similarity = metric == Metric::kInnerProduct;
+  // sqrt is monotone: rank on the squares, take the root of the answers only.
+  if (sp.pairwise.op.kind == cudist::detail::OpKind::kSqDiffSum && sp.pairwise.op.take_sqrt) {
+    sp.pairwise.op.take_sqrt = false;
+    sp.rank.sqrt_distance = true;
+  }
+  sp.rank.exclude_self = exclude_self;
+  sp.rank.zero_diagonal = pp.problem.zero_diagonal && !exclude_self;
+  sp.pairwise.zero_diagonal = false;
+  sp.distance_dtype = distance_output_dtype(x.dtype);
+  sp.x_offsets = batch.x_offsets;
+  sp.y_offsets = batch.y_offsets;
+
+  for (auto* stage : {&x_stage, &y_stage}) {
+    if (*stage) planned.keep_alive.push_back(std::move(**stage));
+  }
+  for (Array& t : pp.temporaries) planned.keep_alive.push_back(std::move(t));
+  return planned;
+}
+
+}  // namespace cudist::neighbors::detail

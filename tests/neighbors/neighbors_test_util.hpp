@@ -1,0 +1,91 @@
+// Helpers of the neighbours tests: running knn on the backend under test and bringing the answer
+// to the host, and inputs in each metric's domain.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "common/backend.hpp"
+#include "common/data.hpp"
+#include "cudist/neighbors/knn.hpp"
+
+namespace cudist::test {
+
+struct HostKnn {
+  Array distances;
+  Array indices;
+};
+
+inline HostKnn to_host(KnnResult const& r) { return {to_host(r.distances), to_host(r.indices)}; }
+
+inline HostKnn run_knn(TestMatrix const& x, TestMatrix const& y, std::int64_t k, Metric metric,
+                       KnnOptions const& options = {}) {
+  Array const xb = to_backend(x.array), yb = to_backend(y.array);
+  return to_host(knn(backend_resources(), xb, yb, k, metric, options));
+}
+
+/// Data in each metric's domain: 0/1 for the boolean metrics, small integers for hamming and
+/// jaccard, positive reals for jensenshannon, reals in [-1, 1) otherwise.
+inline TestMatrix metric_data(Metric metric, std::int64_t rows, std::int64_t d, DType dtype,
+                              std::uint64_t seed) {
+  switch (metric) {
+    case Metric::kJensenShannon: return random_reals(rows, d, dtype, 0.0, 1.0, seed);
+    case Metric::kHamming:
+    case Metric::kJaccard: return random_integers(rows, d, dtype, 0, 2, seed);
+    case Metric::kDice:
+    case Metric::kKulczynski1:
+    case Metric::kRogersTanimoto:
+    case Metric::kRussellRao:
+    case Metric::kSokalMichener:
+    case Metric::kSokalSneath:
+    case Metric::kYule: return random_integers(rows, d, dtype, 0, 1, seed);
+    default: return random_reals(rows, d, dtype, -1.0, 1.0, seed);
+  }
+}
+
+/// Explicit V / VI for seuclidean and mahalanobis (the reference does not estimate them), p = 3
+/// for minkowski.
+inline MetricParams metric_params(Metric metric, std::int64_t d, std::uint64_t seed) {
+  MetricParams p;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.5, 2.0);
+  if (metric == Metric::kSEuclidean) {
+    for (std::int64_t k = 0; k < d; ++k) p.V.push_back(u(rng));
+  }
+  if (metric == Metric::kMahalanobis) {  // diagonally dominant, so positive definite
+    p.VI.assign(static_cast<std::size_t>(d * d), 0.0);
+    for (std::int64_t i = 0; i < d; ++i) {
+      for (std::int64_t j = i; j < d; ++j) {
+        double const v = i == j ? static_cast<double>(d) + u(rng) : u(rng) - 1.25;
+        p.VI[i * d + j] = p.VI[j * d + i] = v;
+      }
+    }
+  }
+  if (metric == Metric::kMinkowski) p.p = 3.0;
+  return p;
+}
+
+/// Rows [begin, end) of a reference matrix.
+inline reference::Matrix rows_of(reference::Matrix const& m, std::int64_t begin, std::int64_t end) {
+  reference::Matrix out{end - begin, m.cols, {}};
+  for (std::int64_t e = begin * m.cols; e < end * m.cols; ++e) out.v.push_back(m.v[e]);
+  return out;
+}
+
+/// Columns [begin, end) of a reference matrix.
+inline reference::Matrix columns_of(reference::Matrix const& m, std::int64_t begin, std::int64_t end) {
+  reference::Matrix out{m.rows, end - begin, {}};
+  for (std::int64_t i = 0; i < m.rows; ++i)
+    for (std::int64_t c = begin; c < end; ++c) out.v.push_back(m(i, c));
+  return out;
+}
+
+inline std::string label(Metric metric, DType dtype, std::int64_t m, std::int64_t n, std::int64_t d,
+                         std::int64_t k) {
+  return std::string(metric_name(metric)) + " " + std::string(dtype_name(dtype)) + " m=" +
+         std::to_string(m) + " n=" + std::to_string(n) + " d=" + std::to_string(d) +
+         " k=" + std::to_string(k);
+}
+
+}  // namespace cudist::test

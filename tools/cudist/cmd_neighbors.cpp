@@ -1,0 +1,147 @@
+// cudist knn / match / radius: nearest neighbours, descriptor matching and radius search between
+// .npy / .fvecs / .bvecs files, without the distance matrix.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "cudist/core/error.hpp"
+#include "cudist/io/npy.hpp"
+#include "cudist/neighbors/knn.hpp"
+
+namespace cudist::cli {
+namespace {
+
+struct NeighborArgs {
+  std::string x, y, device, indices, distances, output;
+  MetricOptions metric;
+  std::int64_t k = 1;
+  bool include_self = false;
+  bool pad = false;
+  double ratio = 0.75;
+  bool mutual = false;
+  double max_distance = std::numeric_limits<double>::infinity();
+  double r = 0;
+  bool quiet = false;
+};
+
+std::string shape_of(Array const& a) {
+  return std::to_string(a.rows()) + " x " + std::to_string(a.cols()) + " " + std::string(dtype_name(a.dtype()));
+}
+
+void run_knn(NeighborArgs const& a) {
+  if (a.indices.empty() && a.distances.empty()) throw InvalidArgument("knn: give --indices and/or --distances");
+  Array const x = io::read_matrix(a.x);
+  Resources const res(Device::parse(a.device));
+  KnnOptions opt;
+  opt.params = a.metric.params();
+  opt.pad = a.pad;
+  auto const start = std::chrono::steady_clock::now();
+  KnnResult r;
+  if (a.y.empty()) {
+    r = self_knn(res, x, a.k, a.metric.parsed(), a.include_self ? SelfJoin::kIncludeSelf : SelfJoin::kExcludeSelf, opt);
+  } else {
+    r = knn(res, x, io::read_matrix(a.y), a.k, a.metric.parsed(), opt);
+  }
+  Array const indices = Array::copy_of(r.indices, Device::cpu(), res.stream);
+  Array const distances = Array::copy_of(r.distances, Device::cpu(), res.stream);
+  double const secs = seconds_since(start);
+  if (!a.indices.empty()) io::write_npy(a.indices, indices);
+  if (!a.distances.empty()) io::write_npy(a.distances, distances);
+  if (!a.quiet) {
+    std::printf("knn %s k=%lld: %s against %s on %s in %.3f s\n", a.metric.metric.c_str(),
+                static_cast<long long>(a.k), shape_of(x).c_str(),
+                a.y.empty() ? (a.include_self ? "itself" : "itself, each point excluded") : a.y.c_str(),
+                res.device.str().c_str(), secs);
+  }
+}
+
+void run_match(NeighborArgs const& a) {
+  Array const x = io::read_matrix(a.x), y = io::read_matrix(a.y);
+  Resources const res(Device::parse(a.device));
+  MatchOptions opt;
+  opt.ratio = a.ratio;
+  opt.mutual = a.mutual;
+  opt.max_distance = a.max_distance;
+  opt.params = a.metric.params();
+  auto const start = std::chrono::steady_clock::now();
+  MatchResult const r = match(res, x, y, a.metric.parsed(), opt);
+  double const secs = seconds_since(start);
+  Array const pairs = Array::copy_of(r.pairs, Device::cpu());
+  Array out = Array::allocate(pairs.rows(), 2, DType::kInt32, Device::cpu());  // (query, train)
+  for (std::int64_t e = 0; e < pairs.size(); ++e) {
+    out.data_as<std::int32_t>()[e] = static_cast<std::int32_t>(pairs.data_as<std::int64_t>()[e]);
+  }
+  io::write_npy(a.output, out);
+  if (!a.distances.empty()) io::write_npy(a.distances, r.distances, io::NpyShape::kVector);
+  if (!a.quiet) {
+    std::printf("match %s ratio=%g%s: %lld of %lld queries matched on %s in %.3f s -> %s\n",
+                a.metric.metric.c_str(), a.ratio, a.mutual ? " mutual" : "", static_cast<long long>(pairs.rows()),
+                static_cast<long long>(x.rows()), res.device.str().c_str(), secs, a.output.c_str());
+  }
+}
+
+void run_radius(NeighborArgs const& a) {
+  Array const x = io::read_matrix(a.x), y = io::read_matrix(a.y);
+  Resources const res(Device::parse(a.device));
+  auto const start = std::chrono::steady_clock::now();
+  RadiusResult const r = radius(res, x, y, a.r, a.metric.parsed(), a.metric.params());
+  double const secs = seconds_since(start);
+  io::write_npy(a.output + "_offsets.npy", r.offsets, io::NpyShape::kVector);
+  io::write_npy(a.output + "_indices.npy", r.indices, io::NpyShape::kVector);
+  io::write_npy(a.output + "_distances.npy", r.distances, io::NpyShape::kVector);
+  if (!a.quiet) {
+    std::printf("radius %s r=%g: %lld pairs among %s x %lld rows on %s in %.3f s -> %s_{offsets,indices,distances}.npy\n",
+                a.metric.metric.c_str(), a.r, static_cast<long long>(r.indices.cols()), shape_of(x).c_str(),
+                static_cast<long long>(y.rows()), res.device.str().c_str(), secs, a.output.c_str());
+  }
+}
+
+CLI::App* add_inputs(CLI::App& app, char const* name, char const* help, NeighborArgs& args, bool y_required) {
+  CLI::App* cmd = app.add_subcommand(name, help);
+  cmd->add_option("X", args.x, "query rows (.npy, .fvecs, .bvecs)")->required()->check(CLI::ExistingFile);
+  auto* y = cmd->add_option("Y", args.y, y_required ? "rows to search" : "rows to search (default: X itself)");
+  y->check(CLI::ExistingFile);
+  if (y_required) y->required();
+  add_metric_options(*cmd, args.metric);
+  add_device_option(*cmd, args.device);
+  cmd->add_flag("-q,--quiet", args.quiet, "print nothing on success");
+  return cmd;
+}
+
+}  // namespace
+
+void add_neighbor_commands(CLI::App& app) {
+  auto kargs = std::make_shared<NeighborArgs>();
+  CLI::App* kn = add_inputs(app, "knn", "the k nearest rows of Y for each row of X, nearest first", *kargs, false);
+  kn->add_option("-k", kargs->k, "neighbours per row")->required();
+  kn->add_option("--indices", kargs->indices, "output .npy: (m, k) int64 row indices of Y");
+  kn->add_option("--distances", kargs->distances, "output .npy: (m, k) distances");
+  kn->add_flag("--include-self", kargs->include_self, "without Y: count each point among its neighbours");
+  kn->add_flag("--pad", kargs->pad, "allow k above the rows of Y: missing neighbours get index -1, NaN");
+  kn->callback([kargs] { run_knn(*kargs); });
+
+  auto margs = std::make_shared<NeighborArgs>();
+  CLI::App* mt = add_inputs(app, "match", "descriptor matching: best match per row of X that passes Lowe's ratio test",
+                            *margs, true);
+  mt->add_option("--ratio", margs->ratio, "Lowe's ratio in (0, 1]: keep d1 < ratio d2")->default_val(0.75);
+  mt->add_flag("--mutual", margs->mutual, "keep a match only if the query is also the train row's best");
+  mt->add_option("--max-distance", margs->max_distance, "keep only matches with d1 <= this");
+  mt->add_option("-o,--output", margs->output, "output .npy: (matches, 2) int32 (query, train), by query")->required();
+  mt->add_option("--distances", margs->distances, "output .npy: the matches' distances");
+  mt->callback([margs] { run_match(*margs); });
+
+  auto rargs = std::make_shared<NeighborArgs>();
+  CLI::App* rd = add_inputs(app, "radius", "every pair within distance r, as CSR (offsets, indices, distances)",
+                            *rargs, true);
+  rd->add_option("--r", rargs->r, "the radius (inner_product: the smallest similarity kept)")->required();
+  rd->add_option("-o,--output", rargs->output, "output prefix: PREFIX_offsets.npy, _indices.npy, _distances.npy")
+      ->required();
+  rd->callback([rargs] { run_radius(*rargs); });
+}
+
+}  // namespace cudist::cli
