@@ -1,0 +1,44 @@
+"""cudist: distance-like matrix products on NVIDIA GPUs, with a CPU backend giving the same answers.
+
+- cdist, pdist: drop-ins for scipy.spatial.distance's, every metric and keyword argument;
+- knn, match, radius: nearest neighbours without the distance matrix;
+- semiring_product, minplus: matrix products over (min, +) and other semirings;
+- apsp, apsp_path: all-pairs shortest paths;
+- spmv, spmm: sparse (CSR) matrix times dense vector / matrix.
+
+Each takes NumPy arrays (CPU backend, or a GPU with device=) and torch / CuPy arrays, used in
+place on their own device and stream, and returns arrays of the same framework::
+
+    import cudist
+    D = cudist.cdist(XA, XB, "cosine")   # NumPy in, NumPy out (CPU); torch CUDA in, torch CUDA out
+"""
+
+from ._cudist import CudaError, DeviceUnavailableError, NegativeCycleError, OutOfMemoryError
+from ._devices import cuda_available, devices
+from .distance import cdist, pdist
+from .graph import apsp, apsp_path
+from .neighbors import knn, match, radius
+from .semiring import minplus, semiring_product
+from .sparse import spmm, spmv
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CudaError",
+    "DeviceUnavailableError",
+    "NegativeCycleError",
+    "OutOfMemoryError",
+    "apsp",
+    "apsp_path",
+    "cdist",
+    "cuda_available",
+    "devices",
+    "knn",
+    "match",
+    "minplus",
+    "pdist",
+    "radius",
+    "semiring_product",
+    "spmm",
+    "spmv",
+]

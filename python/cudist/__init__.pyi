@@ -1,0 +1,207 @@
+# Type hints for the public API of cudist. Arrays of a DLPack framework (NumPy, torch, CuPy) come
+# back as the same type; array_likes (lists) come back as NumPy arrays.
+from typing import Any, Protocol, TypeVar, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+__all__: list[str]
+
+class _DLPackArray(Protocol):
+    @property
+    def shape(self) -> tuple[int, ...]: ...
+    @property
+    def ndim(self) -> int: ...
+    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any: ...
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+
+_ArrayT = TypeVar("_ArrayT", bound=_DLPackArray)
+_Parameter = npt.ArrayLike | _DLPackArray | None
+_Device = str | Any  # 'cpu', 'cuda', 'cuda:N', 'auto', or a torch.device
+
+class DeviceUnavailableError(RuntimeError): ...
+class OutOfMemoryError(MemoryError): ...
+class CudaError(RuntimeError): ...
+
+class NegativeCycleError(ValueError):
+    vertex: int
+
+def cuda_available() -> bool: ...
+def devices() -> list[str]: ...
+@overload
+def cdist(
+    XA: _ArrayT,
+    XB: _DLPackArray,
+    metric: str = "euclidean",
+    *,
+    out: _ArrayT | None = None,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> _ArrayT: ...
+@overload
+def cdist(
+    XA: npt.ArrayLike,
+    XB: npt.ArrayLike,
+    metric: str = "euclidean",
+    *,
+    out: npt.NDArray[np.floating[Any]] | None = None,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> npt.NDArray[np.floating[Any]]: ...
+@overload
+def pdist(
+    X: _ArrayT,
+    metric: str = "euclidean",
+    *,
+    out: _ArrayT | None = None,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> _ArrayT: ...
+@overload
+def pdist(
+    X: npt.ArrayLike,
+    metric: str = "euclidean",
+    *,
+    out: npt.NDArray[np.floating[Any]] | None = None,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> npt.NDArray[np.floating[Any]]: ...
+@overload
+def knn(
+    XA: _ArrayT,
+    XB: _DLPackArray,
+    k: int,
+    metric: str = "euclidean",
+    *,
+    pad: bool = False,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> tuple[_ArrayT, _ArrayT]: ...
+@overload
+def knn(
+    XA: npt.ArrayLike,
+    XB: npt.ArrayLike,
+    k: int,
+    metric: str = "euclidean",
+    *,
+    pad: bool = False,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> tuple[npt.NDArray[np.floating[Any]], npt.NDArray[np.int64]]: ...
+@overload
+def match(
+    XA: _ArrayT,
+    XB: _DLPackArray,
+    metric: str = "euclidean",
+    *,
+    ratio: float = 0.75,
+    mutual: bool = False,
+    max_distance: float = ...,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> tuple[_ArrayT, _ArrayT]: ...
+@overload
+def match(
+    XA: npt.ArrayLike,
+    XB: npt.ArrayLike,
+    metric: str = "euclidean",
+    *,
+    ratio: float = 0.75,
+    mutual: bool = False,
+    max_distance: float = ...,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.floating[Any]]]: ...
+@overload
+def radius(
+    XA: _ArrayT,
+    XB: _DLPackArray,
+    r: float,
+    metric: str = "euclidean",
+    *,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> tuple[_ArrayT, _ArrayT, _ArrayT]: ...
+@overload
+def radius(
+    XA: npt.ArrayLike,
+    XB: npt.ArrayLike,
+    r: float,
+    metric: str = "euclidean",
+    *,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.floating[Any]]]: ...
+def semiring_product(
+    A: Any,
+    B: Any,
+    semiring: str = "min-plus",
+    *,
+    out: Any = None,
+    accumulate: bool = False,
+    witness: Any = False,
+    device: _Device | None = None,
+) -> Any: ...
+def minplus(
+    A: Any, B: Any, *, out: Any = None, witness: Any = False, device: _Device | None = None
+) -> Any: ...
+def apsp(
+    weights: Any,
+    *,
+    directed: bool = True,
+    next_hops: bool = False,
+    out: Any = None,
+    device: _Device | None = None,
+) -> Any: ...
+def apsp_path(next_hops: Any, source: int, target: int) -> list[int]: ...
+def spmv(
+    A: Any,
+    x: _ArrayT,
+    *,
+    y: _ArrayT | None = None,
+    alpha: float = 1.0,
+    beta: float = 0.0,
+    transpose: bool = False,
+    device: _Device | None = None,
+) -> _ArrayT: ...
+def spmm(
+    A: Any,
+    X: _ArrayT,
+    *,
+    Y: _ArrayT | None = None,
+    alpha: float = 1.0,
+    beta: float = 0.0,
+    transpose: bool = False,
+    device: _Device | None = None,
+) -> _ArrayT: ...

@@ -1,0 +1,203 @@
+"""The array frameworks whose arrays cudist uses in place: NumPy, PyTorch and CuPy.
+
+For each framework this module knows where an array lives, the framework's current CUDA stream
+there, how to allocate an output next to an input, and how to hand an array to the extension.
+CUDA arrays are handed over as DLPack capsules exported with ``stream=-1`` ("no synchronisation"):
+cudist enqueues its work on the framework's current stream itself, so stream order already holds
+and the export must not add an event wait. PyTorch and CuPy are imported only when the caller
+passes one of their arrays.
+"""
+
+import contextlib
+import functools
+
+import numpy as np
+
+from . import _cudist
+
+
+class _NumPy:
+    """NumPy arrays, and anything np.asarray accepts: host memory."""
+
+    name = "numpy"
+
+    def as_array(self, obj):
+        if isinstance(obj, np.ndarray):
+            return obj
+        # A list or scalar has to be converted anyway; do it the way scipy does (to float64,
+        # bools kept), so that cdist([[0, 1]], [[1, 1]]) works as it does in scipy.
+        array = np.asarray(obj)
+        return array if array.dtype.kind in "bf" else array.astype(np.float64)
+
+    def device(self, array):
+        return "cpu"
+
+    def scope(self, array):
+        return contextlib.nullcontext()
+
+    def stream(self, array):
+        return 0
+
+    def dtype_name(self, array):
+        return array.dtype.name
+
+    def empty(self, shape, dtype, like):
+        return np.empty(shape, dtype=dtype)
+
+    def export(self, array):
+        return array
+
+    def to_numpy(self, array):
+        return np.asarray(array)
+
+
+class _Torch:
+    """torch.Tensor on the CPU or a CUDA device. Autograd is not tracked through cudist."""
+
+    name = "torch"
+
+    def __init__(self):
+        import torch
+
+        self._torch = torch
+
+    def as_array(self, tensor):
+        return tensor.detach()
+
+    def device(self, tensor):
+        kind = tensor.device.type
+        if kind == "cpu":
+            return "cpu"
+        if kind == "cuda":
+            return f"cuda:{tensor.device.index}"
+        raise ValueError(f"cudist: tensors on '{tensor.device}' are not supported (cpu, cuda)")
+
+    def scope(self, tensor):
+        if not tensor.is_cuda:
+            return contextlib.nullcontext()
+        return self._torch.cuda.device(tensor.device)
+
+    def stream(self, tensor):
+        return self._torch.cuda.current_stream(tensor.device).cuda_stream if tensor.is_cuda else 0
+
+    def dtype_name(self, tensor):
+        return str(tensor.dtype).rpartition(".")[2]  # "torch.float32" -> "float32"
+
+    def empty(self, shape, dtype, like):
+        return self._torch.empty(shape, dtype=getattr(self._torch, dtype), device=like.device)
+
+    def export(self, tensor):
+        return tensor.__dlpack__(stream=-1) if tensor.is_cuda else tensor
+
+    def to_numpy(self, tensor):
+        return tensor.detach().cpu().numpy()
+
+
+class _CuPy:
+    """cupy.ndarray: device memory of one GPU."""
+
+    name = "cupy"
+
+    def __init__(self):
+        import cupy
+
+        self._cupy = cupy
+
+    def as_array(self, array):
+        return array
+
+    def device(self, array):
+        return f"cuda:{array.device.id}"
+
+    def scope(self, array):
+        return array.device
+
+    def stream(self, array):
+        return self._cupy.cuda.get_current_stream().ptr  # of the current device: call in scope()
+
+    def dtype_name(self, array):
+        return array.dtype.name
+
+    def empty(self, shape, dtype, like):
+        with like.device:
+            return self._cupy.empty(shape, dtype=dtype)
+
+    def export(self, array):
+        return array.__dlpack__(stream=-1)
+
+    def to_numpy(self, array):
+        return self._cupy.asnumpy(array)
+
+
+_NUMPY = _NumPy()
+
+
+@functools.lru_cache(maxsize=None)
+def _framework_named(name):
+    return _Torch() if name == "torch" else _CuPy()
+
+
+def framework_of(obj):
+    """The framework object for `obj`; NumPy for anything that is not a torch or CuPy array."""
+    package = type(obj).__module__.partition(".")[0]
+    return _framework_named(package) if package in ("torch", "cupy") else _NUMPY
+
+
+def as_array(obj):
+    """`obj` as an array of its own framework, without copying arrays (lists become NumPy)."""
+    return framework_of(obj).as_array(obj)
+
+
+def export(array):
+    """`array` as the extension takes it: itself on the host, a DLPack capsule on a GPU."""
+    return framework_of(array).export(array)
+
+
+def expect_2d(array, name):
+    """scipy's check (and message) that an input is a matrix."""
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be a 2-dimensional array, got {array.ndim} dimensions")
+
+
+def host_float64(obj):
+    """A small parameter array (w, V, VI) as a C-contiguous float64 NumPy array, or None."""
+    if obj is None:
+        return None
+    return np.ascontiguousarray(framework_of(obj).to_numpy(obj), dtype=np.float64)
+
+
+class Placement:
+    """Where one call runs, decided by its first array input `home`: outputs are allocated with
+    home's framework on home's device, the work runs on `device` (home's own unless the caller
+    names another) and is enqueued on home's framework's current stream there."""
+
+    def __init__(self, home, device):
+        self._framework = framework_of(home)
+        self._home = home
+        self.framework = self._framework.name
+        self.home_device = _cudist.canonical_device(self._framework.device(home))
+        self.device = self.home_device if device is None else _cudist.canonical_device(str(device))
+        self.stream = self._framework.stream(home)
+
+    @staticmethod
+    def dtype_name(array):
+        """NumPy's name of the dtype of `array` ("float32", "bfloat16", ...)."""
+        return framework_of(array).dtype_name(array)
+
+    def distance_dtype(self, array):
+        """The dtype of distances computed from `array`: float64 for float64, else float32."""
+        return "float64" if self.dtype_name(array) == "float64" else "float32"
+
+    def empty(self, shape, dtype):
+        """An uninitialised array of `dtype` (a NumPy dtype name) next to home."""
+        return self._framework.empty(shape, dtype, self._home)
+
+    export = staticmethod(export)
+
+
+@contextlib.contextmanager
+def placed(home, device):
+    """A Placement for `home`, inside the framework's device scope so that streams and
+    allocations refer to home's GPU (and the caller's current device is restored afterwards)."""
+    with framework_of(home).scope(home):
+        yield Placement(home, device)

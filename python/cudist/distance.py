@@ -1,0 +1,137 @@
+"""cdist and pdist with scipy.spatial.distance's names, keyword arguments and results."""
+
+from . import _cudist
+from ._frameworks import as_array, expect_2d, placed
+from ._metric_args import metric_name, metric_params
+
+__all__ = ["cdist", "pdist"]
+
+_DIFFERENCES_FROM_SCIPY = """
+    Differences from scipy
+    ----------------------
+    - Results are float64 for float64 inputs and float32 for every other dtype (scipy always
+      returns float64). float32, float16 and bfloat16 inputs are computed in float32.
+    - Arrays are used in place, never converted: their dtype must be float16, bfloat16 (torch),
+      float32, float64, uint8 or bool (read as uint8 0/1), else TypeError (scipy converts integer
+      arrays to float64 silently). Lists and other non-arrays are converted to float64 as in scipy.
+    - Arrays must be row-major with unit stride along the columns; any row stride works (row and
+      column slices are read in place). Column-major, transposed or step-sliced arrays raise
+      ValueError instead of being copied: use np.ascontiguousarray / .contiguous().
+    - metric must be a name, case-insensitive, or one of scipy's aliases except 'c', 'cb'
+      (cityblock), 's' (seuclidean) and 'matching' (hamming); callables raise TypeError.
+    - mahalanobis needs VI symmetric positive definite (cudist factors it); seuclidean needs every
+      variance in V finite and > 0. Otherwise ValueError.
+    - Extra metrics: 'inner_product' (the similarity x . y, larger = closer) and 'hamming_bits'
+      (uint8 rows of packed bits; the number of differing bits).
+    - 'kulczynski1' and 'sokalmichener' exist here with their definitions from scipy < 1.17, which
+      removed them.
+    - chebyshev ignores NaN components exactly as scipy 1.17 does (no difference).
+    - On boolean rows every boolean metric equals scipy's. On other values, jaccard counts the
+      components that differ among those nonzero in either row (scipy's earlier definition);
+      scipy 1.17 counts those where exactly one of the two is nonzero.
+    - pdist's default V (seuclidean) and VI (mahalanobis) are currently estimated from X stacked
+      twice, which scales the distances by sqrt((2m-1)/(2m-2)) against scipy's; pass V / VI
+      explicitly for scipy's values (cdist's defaults match scipy's).
+
+    Arrays, devices and streams
+    ---------------------------
+    NumPy arrays (and lists) are computed by the CPU backend unless `device` names a GPU
+    ('cuda', 'cuda:N' or 'auto'): then they are copied there, and the result comes back as NumPy.
+    torch tensors and CuPy arrays are used in place on their own device (CPU or GPU), with no
+    copies and no synchronisation: the work is enqueued on the framework's current stream
+    (torch.cuda.current_stream(), cupy.cuda.get_current_stream()), and the result is a new array
+    of the same framework on the same device, allocated by the framework on that stream. When the
+    rows need a preparation pass into temporary GPU buffers (a dtype conversion, centring,
+    normalising or weighting: float16/bfloat16 inputs, cosine, correlation, jensenshannon, w, V,
+    VI, ...), the C++ library synchronises that stream before returning. Gradients are not
+    tracked. A `device` other than the inputs' own copies the inputs there and the result back.
+    Raises DeviceUnavailableError when `device` asks for a GPU that is absent or when this build
+    of cudist has no CUDA backend.
+"""
+
+
+def _documented(function):
+    if function.__doc__ is not None:  # None under python -OO
+        function.__doc__ += _DIFFERENCES_FROM_SCIPY
+    return function
+
+
+@_documented
+def cdist(XA, XB, metric="euclidean", *, out=None, device=None, **kwargs):
+    """Distance between each pair of rows of two collections, as scipy.spatial.distance.cdist.
+
+    Computes ``Y[i, j] = metric(XA[i], XB[j])`` for every row i of XA and j of XB.
+
+    Parameters
+    ----------
+    XA : (mA, n) array: NumPy, torch.Tensor, cupy.ndarray or array_like
+    XB : (mB, n) array of the same dtype, on the same device as XA
+    metric : str
+        Any metric of scipy.spatial.distance by name: braycurtis, canberra, chebyshev, cityblock,
+        correlation, cosine, dice, euclidean, hamming, jaccard, jensenshannon, kulczynski1,
+        mahalanobis, minkowski, rogerstanimoto, russellrao, seuclidean, sokalmichener,
+        sokalsneath, sqeuclidean, yule; plus inner_product and hamming_bits.
+    out : (mA, mB) array, optional
+        Where to write the result (any framework and device; float64 for float64 inputs, float32
+        otherwise; any row stride). Returned.
+    device : str or torch.device, optional
+        Where to compute: 'cpu', 'cuda', 'cuda:N' or 'auto' (a GPU when one is present).
+        Default: where XA lives.
+    p : float
+        minkowski only: the order, p > 0 (default 2; inf gives chebyshev).
+    w : (n,) array_like
+        Non-negative column weights, for every metric but seuclidean, mahalanobis,
+        jensenshannon, inner_product and hamming_bits.
+    V : (n,) array_like
+        seuclidean only: the column variances (default: of the rows of XA and XB, ddof=1).
+    VI : (n, n) array_like
+        mahalanobis only: the inverse covariance (default: of the rows of XA and XB).
+
+    Returns
+    -------
+    Y : (mA, mB) array of XA's framework on XA's device (``out`` when given)
+    """
+    XA, XB = as_array(XA), as_array(XB)
+    expect_2d(XA, "XA")
+    expect_2d(XB, "XB")
+    metric = metric_name(metric)
+    params = metric_params("cdist", metric, kwargs)
+    with placed(XA, device) as at:
+        shape = (XA.shape[0], XB.shape[0])
+        result = at.empty(shape, at.distance_dtype(XA)) if out is None else out
+        _cudist.cdist(at.export(XA), at.export(XB), at.export(as_array(result)), metric,
+                      at.device, at.stream, **params)
+    return result
+
+
+@_documented
+def pdist(X, metric="euclidean", *, out=None, device=None, **kwargs):
+    """Pairwise distances between the rows of X, condensed, as scipy.spatial.distance.pdist.
+
+    Computes ``metric(X[i], X[j])`` for every pair i < j, in scipy's condensed order: the pair
+    (i, j) is entry ``m*i - i*(i+1)//2 + (j - i - 1)`` of the 1-D result
+    (scipy.spatial.distance.squareform turns it into the square matrix).
+
+    Parameters
+    ----------
+    X : (m, n) array: NumPy, torch.Tensor, cupy.ndarray or array_like
+    metric, device, p, w, V, VI
+        As for cdist (V and VI default to the variances / inverse covariance of X's rows).
+    out : (m*(m-1)//2,) contiguous 1-D array, optional
+        Where to write the result; returned.
+
+    Returns
+    -------
+    Y : (m*(m-1)//2,) array of X's framework on X's device (``out`` when given)
+    """
+    X = as_array(X)
+    expect_2d(X, "X")
+    metric = metric_name(metric)
+    params = metric_params("pdist", metric, kwargs)
+    m = X.shape[0]
+    with placed(X, device) as at:
+        result = at.empty((m * (m - 1) // 2,), at.distance_dtype(X)) if out is None else out
+        _cudist.pdist(at.export(X), at.export(as_array(result)), metric, at.device, at.stream,
+                      **params)
+    return result
+

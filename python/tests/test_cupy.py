@@ -1,0 +1,58 @@
+"""CuPy arrays: used in place on their GPU, on CuPy's current stream, with the result a CuPy array
+there. Skipped where CuPy, a GPU or a CUDA build of cudist is missing."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+from scipy.spatial import distance
+
+import cudist
+from cudist import _cudist
+from distance_cases import tolerance
+
+cupy = pytest.importorskip("cupy")
+pytestmark = pytest.mark.gpu
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_cupy_in_cupy_out(dtype, rng):
+    XA = rng.standard_normal((129, 33)).astype(dtype)
+    XB = rng.standard_normal((65, 33)).astype(dtype)
+    got = cudist.cdist(cupy.asarray(XA), cupy.asarray(XB), "braycurtis")
+    assert isinstance(got, cupy.ndarray)
+    assert got.dtype == (np.float64 if dtype == np.float64 else np.float32)
+    assert_allclose(cupy.asnumpy(got), distance.cdist(XA, XB, "braycurtis"), **tolerance(dtype))
+    condensed = cudist.pdist(cupy.asarray(XA), "braycurtis")
+    assert_allclose(cupy.asnumpy(condensed), distance.pdist(XA, "braycurtis"), **tolerance(dtype))
+
+
+def test_cupy_arrays_are_not_copied(rng):
+    XA = cupy.asarray(rng.standard_normal((200, 40)))
+    XB = cupy.asarray(rng.standard_normal((300, 50)))[::3, 5:45]  # row-strided, read in place
+    out = cupy.empty((200, 100))
+    pool = cupy.get_default_memory_pool()
+    cupy.cuda.Device().synchronize()
+    used = pool.used_bytes()
+    assert cudist.cdist(XA, XB, "euclidean", out=out) is out
+    assert pool.used_bytes() == used  # nothing allocated through CuPy: no copy of XA or XB
+    assert_allclose(cupy.asnumpy(out), distance.cdist(cupy.asnumpy(XA), cupy.asnumpy(XB)),
+                    **tolerance(np.float64))
+
+
+def test_cupy_work_runs_on_the_current_stream(monkeypatch, rng):
+    seen = []
+    bound = _cudist.cdist
+
+    def recording(*args, **kwargs):
+        seen.append(args[5])  # the stream argument
+        return bound(*args, **kwargs)
+
+    monkeypatch.setattr(_cudist, "cdist", recording)
+    XA, XB = cupy.asarray(rng.random((80, 16))), cupy.asarray(rng.random((60, 16)))
+    cupy.cuda.Device().synchronize()
+    with cupy.cuda.Stream(non_blocking=True) as side:
+        got = cudist.cdist(XA, XB, "jensenshannon")
+    side.synchronize()
+    assert seen == [side.ptr]
+    assert_allclose(cupy.asnumpy(got), distance.cdist(cupy.asnumpy(XA), cupy.asnumpy(XB),
+                                                      "jensenshannon"), **tolerance(np.float64))

@@ -1,0 +1,79 @@
+"""Bad inputs raise the Python exception a scipy user expects, with the library's message."""
+
+import numpy as np
+import pytest
+
+import cudist
+from cudist import _cudist
+
+X = np.arange(12.0).reshape(4, 3)
+
+
+@pytest.mark.parametrize("call, exception, message", [
+    (lambda: cudist.cdist(X, np.ones((2, 4))), ValueError, "columns"),
+    (lambda: cudist.cdist(X, X, "minkowski", p=0), ValueError, "p must be > 0"),
+    (lambda: cudist.cdist(X, X, "minkowski", p=-1.5), ValueError, "p must be > 0"),
+    (lambda: cudist.cdist(X, X, "no_such_metric"), ValueError, "unknown metric 'no_such_metric'"),
+    (lambda: cudist.cdist(X, X, len), TypeError, "callables are not supported"),
+    (lambda: cudist.cdist(np.ones((2, 3, 4)), X), ValueError, "XA must be a 2-dimensional"),
+    (lambda: cudist.cdist(X, np.ones(3)), ValueError, "XB must be a 2-dimensional"),
+    (lambda: cudist.pdist(np.ones(5)), ValueError, "X must be a 2-dimensional"),
+    (lambda: cudist.cdist(X.astype(np.int32), X.astype(np.int32)), TypeError, "dtype int32"),
+    (lambda: cudist.cdist(X.astype(np.complex64), X), TypeError, "element type"),
+    (lambda: cudist.cdist(X.astype(np.float32), X), TypeError, "XA is float32 but XB is float64"),
+    (lambda: cudist.cdist(X, X, "euclidean", p=3), TypeError, "unexpected keyword argument 'p'"),
+    (lambda: cudist.cdist(X, X, "cosine", V=np.ones(3)), TypeError, "keyword argument 'V'"),
+    (lambda: cudist.pdist(X, "jensenshannon", w=np.ones(3)), TypeError, "keyword argument 'w'"),
+    (lambda: cudist.cdist(X, X, bogus=1), TypeError, "keyword argument 'bogus'"),
+    (lambda: cudist.cdist(X, X, w=np.ones(4)), ValueError, "w has 4 entries"),
+    (lambda: cudist.cdist(X, X, w=-np.ones(3)), ValueError, "w[0] = -1"),
+    (lambda: cudist.cdist(X, X, w=np.ones((3, 1))), ValueError, "w must be a 1-dimensional"),
+    (lambda: cudist.cdist(X, X, "seuclidean", V=np.ones(2)), ValueError, "V has 2 entries"),
+    (lambda: cudist.cdist(X, X, "seuclidean", V=np.zeros(3)), ValueError, "V[0] = 0"),
+    (lambda: cudist.cdist(X, X, "mahalanobis", VI=np.ones((3, 2))), ValueError, "square"),
+    (lambda: cudist.cdist(X, X, "mahalanobis", VI=-np.eye(3)), ValueError, "positive definite"),
+    (lambda: cudist.cdist(X[:1], X[:1], "mahalanobis"), ValueError, "mahalanobis needs VI"),
+    (lambda: cudist.cdist(X, X, "hamming_bits"), ValueError, "uint8"),
+    (lambda: cudist.cdist(X, X, device="tpu"), ValueError, "'tpu' is not a device"),
+    (lambda: cudist.cdist(X, X, out=np.empty((4, 5))), ValueError, "out is (4, 5)"),
+    (lambda: cudist.cdist(X, X, out=np.empty((4, 4), np.float32)), ValueError, "out is float32"),
+    (lambda: cudist.pdist(X, out=np.empty(5)), ValueError, "out is (1, 5)"),
+])
+def test_bad_input(call, exception, message):
+    with pytest.raises(exception) as raised:
+        call()
+    assert message in str(raised.value)
+
+
+@pytest.mark.parametrize("bad_layout", [
+    lambda a: a.T,                        # transposed: column-major
+    lambda a: np.asfortranarray(a),       # column-major copy
+    lambda a: a[:, ::2],                  # a step along the columns
+    lambda a: a[::-1],                    # rows in reverse order
+])
+def test_layouts_a_row_major_view_cannot_describe_are_rejected(bad_layout):
+    square = np.arange(36.0).reshape(6, 6)
+    with pytest.raises(ValueError, match="stride"):
+        cudist.cdist(bad_layout(square), square)
+
+
+def test_read_only_output_is_rejected():
+    out = np.empty((4, 4))
+    out.flags.writeable = False
+    with pytest.raises(TypeError):
+        cudist.cdist(X, X, out=out)
+
+
+@pytest.mark.skipif(cudist.cuda_available(), reason="a GPU is usable here")
+def test_gpu_request_without_a_gpu_says_why():
+    with pytest.raises(cudist.DeviceUnavailableError, match="cuda:0") as raised:
+        cudist.cdist(X, X, device="cuda")
+    assert isinstance(raised.value, RuntimeError)
+    why = "no CUDA GPU is present" if _cudist.cuda_compiled() else "no CUDA backend"
+    assert why in str(raised.value) and "use device cpu" in str(raised.value)
+
+
+def test_exceptions_are_standard_python_ones():
+    assert issubclass(cudist.DeviceUnavailableError, RuntimeError)
+    assert issubclass(cudist.CudaError, RuntimeError)
+    assert issubclass(cudist.OutOfMemoryError, MemoryError)

@@ -1,0 +1,99 @@
+"""NumPy arrays and array_likes: dtypes, strided views read in place, out=, shapes, devices."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy.spatial import distance
+
+import cudist
+from distance_cases import tolerance
+
+
+def test_float16_is_computed_in_float32(rng):
+    XA, XB = rng.standard_normal((21, 10)).astype(np.float16), rng.standard_normal((9, 10)).astype(
+        np.float16)
+    got = cudist.cdist(XA, XB, "cosine")
+    assert got.dtype == np.float32
+    assert_allclose(got, distance.cdist(XA, XB, "cosine"), **tolerance(np.float32))
+
+
+def test_bool_rows_are_read_as_uint8(rng):
+    XA, XB = rng.random((12, 30)) < 0.5, rng.random((8, 30)) < 0.5
+    for metric in ("hamming", "jaccard", "yule", "euclidean", "inner_product"):
+        assert_array_equal(cudist.cdist(XA, XB, metric),
+                           cudist.cdist(XA.view(np.uint8), XB.view(np.uint8), metric))
+
+
+def test_uint8_descriptors_give_exact_squared_distances(rng):
+    XA = rng.integers(0, 256, (40, 128), dtype=np.uint8)
+    XB = rng.integers(0, 256, (35, 128), dtype=np.uint8)
+    assert_array_equal(cudist.cdist(XA, XB, "sqeuclidean"),
+                       distance.cdist(XA, XB, "sqeuclidean").astype(np.float32))
+
+
+@pytest.mark.parametrize("view", [
+    lambda a: a[::3],              # every third row: row stride 3n
+    lambda a: a[:, 2:9],           # a column window: row stride n, 7 columns
+    lambda a: a[5:40:2, 1:],       # both
+    lambda a: a[7:8, 2:5],         # one row: its row stride does not matter
+])
+def test_row_strided_views_are_read_in_place(view, rng):
+    base = rng.standard_normal((60, 12))
+    XA, XB = view(base), view(base[::-1].copy())
+    expected = distance.cdist(np.ascontiguousarray(XA), np.ascontiguousarray(XB), "canberra")
+    assert_allclose(cudist.cdist(XA, XB, "canberra"), expected, **tolerance(np.float64))
+
+
+def test_out_is_written_and_returned(rng):
+    XA, XB = rng.standard_normal((7, 4)), rng.standard_normal((5, 4))
+    out = np.full((7, 5), np.nan)
+    assert cudist.cdist(XA, XB, out=out) is out
+    assert_allclose(out, distance.cdist(XA, XB), **tolerance(np.float64))
+    padded = np.full((7, 8), -1.0)  # out may have any row stride
+    cudist.cdist(XA, XB, out=padded[:, :5])
+    assert_allclose(padded[:, :5], out, rtol=0)
+    assert np.all(padded[:, 5:] == -1.0)
+    condensed = np.empty(21, np.float32)
+    assert cudist.pdist(XA.astype(np.float32), out=condensed) is condensed
+    assert_allclose(condensed, distance.pdist(XA), **tolerance(np.float32))
+
+
+def test_lists_are_converted_like_scipy():
+    got = cudist.cdist([[0, 0], [3, 4]], [[0, 0]])
+    assert isinstance(got, np.ndarray) and got.dtype == np.float64
+    assert_array_equal(got, [[0.0], [5.0]])
+    assert_array_equal(cudist.pdist([[True, False], [True, True]], "hamming"), [0.5])
+
+
+@pytest.mark.parametrize("shape_a, shape_b", [((0, 3), (4, 3)), ((4, 3), (0, 3)), ((2, 0), (3, 0))])
+def test_empty_inputs(shape_a, shape_b):
+    got = cudist.cdist(np.ones(shape_a), np.ones(shape_b))
+    expected = distance.cdist(np.ones(shape_a), np.ones(shape_b))
+    assert got.shape == expected.shape
+    assert_allclose(got, expected)
+
+
+def test_metric_names_are_scipys_and_case_insensitive(rng):
+    XA, XB = rng.random((4, 6)), rng.random((3, 6))
+    # scipy's aliases 'c', 'cb' (cityblock), 's' (seuclidean) and 'matching' (hamming) are not in
+    # the C++ library's alias table yet.
+    missing = {"c", "cb", "s", "matching"}
+    for alias, info in distance._METRIC_ALIAS.items():
+        if alias not in missing:
+            assert_array_equal(cudist.cdist(XA, XB, alias.upper()),
+                               cudist.cdist(XA, XB, info.canonical_name))
+
+
+def test_devices():
+    names = cudist.devices()
+    assert names[0] == "cpu"
+    assert cudist.cuda_available() == (len(names) > 1)
+    assert all(name == f"cuda:{i}" for i, name in enumerate(names[1:]))
+
+
+def test_public_names():
+    assert sorted(cudist.__all__) == sorted(
+        ["CudaError", "DeviceUnavailableError", "NegativeCycleError", "OutOfMemoryError", "apsp",
+         "apsp_path", "cdist", "cuda_available", "devices", "knn", "match", "minplus", "pdist",
+         "radius", "semiring_product", "spmm", "spmv"])
+    assert all(hasattr(cudist, name) for name in cudist.__all__)

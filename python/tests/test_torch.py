@@ -1,0 +1,250 @@
+"""torch tensors: used in place on their own device (CPU or CUDA), on the current stream, with the
+result a torch tensor on that device. Skipped where torch is not installed; the CUDA tests also
+need a GPU and a CUDA build of cudist."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+from scipy.spatial import distance
+
+import cudist
+from cudist import _cudist
+from cudist._frameworks import framework_of
+from distance_cases import box_descriptors, tolerance
+
+torch = pytest.importorskip("torch")
+
+
+
+def cuda_test(function):
+    """Marks a test that needs a GPU seen by both torch and cudist."""
+    skip = pytest.mark.skipif(not torch.cuda.is_available(), reason="torch sees no GPU")
+    return pytest.mark.gpu(skip(function))
+
+
+def as_numpy(tensor):
+    return tensor.detach().cpu().to(torch.float64).numpy()
+
+
+def torch_allocations(device):
+    return torch.cuda.memory_stats(device)["allocation.all.allocated"]
+
+
+# --- CPU tensors -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.bfloat16, torch.float16])
+def test_cpu_tensors_give_cpu_tensors(dtype):
+    XA, XB = torch.randn(31, 7).to(dtype), torch.randn(17, 7).to(dtype)
+    got = cudist.cdist(XA, XB, "cityblock")
+    assert isinstance(got, torch.Tensor) and got.device.type == "cpu"
+    assert got.dtype == (torch.float64 if dtype == torch.float64 else torch.float32)
+    tol = tolerance(np.float64 if dtype == torch.float64 else np.float32)
+    assert_allclose(got.numpy(), distance.cdist(as_numpy(XA), as_numpy(XB), "cityblock"), **tol)
+
+
+def test_cpu_bool_tensors_and_pdist():
+    X = torch.rand(40, 25) < 0.3
+    assert_allclose(cudist.pdist(X, "jaccard").numpy(), distance.pdist(X.numpy(), "jaccard"),
+                    **tolerance(np.float32))
+
+
+def test_tensors_requiring_grad_are_read_without_autograd():
+    XA = torch.randn(5, 3, dtype=torch.float64, requires_grad=True)
+    got = cudist.cdist(XA, XA.detach() + 1)
+    assert not got.requires_grad
+    assert_allclose(got.numpy(), distance.cdist(as_numpy(XA), as_numpy(XA) + 1), rtol=1e-12)
+
+
+def test_cpu_layouts():
+    X = torch.randn(20, 10, dtype=torch.float64)
+    assert_allclose(cudist.cdist(X[::2, 1:], X[1::3, 1:]).numpy(),
+                    distance.cdist(as_numpy(X[::2, 1:]), as_numpy(X[1::3, 1:])), rtol=1e-12)
+    with pytest.raises(ValueError, match="contiguous"):
+        cudist.cdist(X.T, X.T)
+
+
+# --- CUDA tensors ----------------------------------------------------------------------------
+
+@cuda_test
+@pytest.mark.parametrize("metric, p", [("cityblock", 1.0), ("euclidean", 2.0),
+                                       ("minkowski", 3.0), ("chebyshev", float("inf"))])
+@pytest.mark.parametrize("shape", [(1, 1, 1), (33, 129, 17), (1023, 203, 300)])
+def test_cuda_matches_torch_cdist_in_float64(metric, p, shape):
+    mA, mB, n = shape
+    XA = torch.randn(mA, n, dtype=torch.float64, device="cuda")
+    XB = torch.randn(mB, n, dtype=torch.float64, device="cuda")
+    kwargs = {"p": p} if metric == "minkowski" else {}
+    got = cudist.cdist(XA, XB, metric, **kwargs)
+    assert got.is_cuda and got.device == XA.device and got.dtype == torch.float64
+    expected = torch.cdist(XA, XB, p=p, compute_mode="donot_use_mm_for_euclid_dist")
+    torch.testing.assert_close(got, expected, rtol=1e-12, atol=1e-12)
+
+
+@cuda_test
+def test_cuda_float32_matches_torch_cdist():
+    XA, XB = torch.randn(777, 129, device="cuda"), torch.randn(1025, 129, device="cuda")
+    got = cudist.cdist(XA, XB)
+    assert got.dtype == torch.float32
+    expected = torch.cdist(XA.double(), XB.double(), compute_mode="donot_use_mm_for_euclid_dist")
+    torch.testing.assert_close(got.double(), expected, rtol=1e-5, atol=1e-5)
+
+
+@cuda_test
+def test_cuda_inputs_are_not_copied_and_only_the_output_is_allocated():
+    XA = torch.randn(300, 64, device="cuda")
+    XB = torch.randn(500, 80, device="cuda")[::2, 8:72]  # a row-strided view, read in place
+    assert torch.from_dlpack(framework_of(XB).export(XB)).data_ptr() == XB.data_ptr()
+    torch.cuda.synchronize()
+    before = torch_allocations(XA.device)
+    got = cudist.cdist(XA, XB, "sqeuclidean")
+    assert torch_allocations(XA.device) - before == 1  # the result, nothing else through torch
+    out = torch.empty_like(got)
+    pointer, before = out.data_ptr(), torch_allocations(XA.device)
+    assert cudist.cdist(XA, XB, "sqeuclidean", out=out) is out
+    assert out.data_ptr() == pointer and torch_allocations(XA.device) == before
+    torch.testing.assert_close(out, got, rtol=0, atol=0)
+
+
+@cuda_test
+def test_cuda_work_runs_on_the_current_stream(monkeypatch):
+    seen = []
+    bound = _cudist.cdist
+
+    def recording(*args, **kwargs):
+        seen.append(args[5])  # the stream argument
+        return bound(*args, **kwargs)
+
+    monkeypatch.setattr(_cudist, "cdist", recording)
+    XA, XB = torch.randn(100, 32, device="cuda"), torch.randn(90, 32, device="cuda")
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        got = cudist.cdist(XA, XB)
+    side.synchronize()
+    assert seen == [side.cuda_stream]
+    torch.testing.assert_close(got, torch.cdist(XA, XB), rtol=1e-4, atol=1e-4)
+
+
+@cuda_test
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_cuda_half_precision_is_computed_in_float32(dtype):
+    XA = torch.rand(70, 48, device="cuda").to(dtype)
+    XB = torch.rand(50, 48, device="cuda").to(dtype)
+    got = cudist.cdist(XA, XB, "cosine")
+    assert got.dtype == torch.float32 and got.is_cuda
+    assert_allclose(got.cpu().numpy(), distance.cdist(as_numpy(XA), as_numpy(XB), "cosine"),
+                    **tolerance(np.float32))
+
+
+@cuda_test
+def test_cuda_bool_tensors():
+    XA, XB = torch.rand(70, 48, device="cuda") < 0.5, torch.rand(50, 48, device="cuda") < 0.5
+    got = cudist.cdist(XA, XB, "yule")
+    assert got.dtype == torch.float32 and got.is_cuda
+    assert_allclose(got.cpu().numpy(), distance.cdist(XA.cpu().numpy(), XB.cpu().numpy(), "yule"),
+                    **tolerance(np.float32))
+
+
+@cuda_test
+@pytest.mark.parametrize("metric", [m for m in _cudist.metric_names() if m != "hamming_bits"])
+def test_cuda_backend_agrees_with_cpu_backend(metric):
+    X = torch.rand(203, 33, dtype=torch.float64, device="cuda")
+    X = (X < 0.5).double() if metric in ("dice", "kulczynski1", "rogerstanimoto", "russellrao",
+                                         "sokalmichener", "sokalsneath", "yule") else X
+    torch.testing.assert_close(cudist.pdist(X, metric).cpu(), cudist.pdist(X.cpu(), metric),
+                               rtol=1e-10, atol=1e-12)
+
+
+@cuda_test
+def test_numpy_inputs_can_be_computed_on_the_gpu(rng):
+    XA, XB = rng.standard_normal((129, 31)), rng.standard_normal((65, 31))
+    got = cudist.cdist(XA, XB, "correlation", device="cuda")
+    assert isinstance(got, np.ndarray)
+    assert_allclose(got, distance.cdist(XA, XB, "correlation"), **tolerance(np.float64))
+
+
+@cuda_test
+def test_cuda_tensors_can_be_computed_on_the_cpu():
+    XA, XB = torch.randn(20, 5, device="cuda"), torch.randn(10, 5, device="cuda")
+    got = cudist.cdist(XA, XB, device="cpu")
+    assert got.is_cuda
+    torch.testing.assert_close(got, torch.cdist(XA, XB), rtol=1e-5, atol=1e-5)
+
+
+@cuda_test
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two GPUs")
+def test_tensors_on_another_gpu_stay_there():
+    torch.cuda.set_device(0)
+    XA = torch.randn(10, 4, device="cuda:1")
+    got = cudist.cdist(XA, XA)
+    assert got.device == XA.device and torch.cuda.current_device() == 0
+    with pytest.raises(ValueError, match="cuda:1"):
+        cudist.cdist(XA, XA, device="cuda:0")
+
+
+@cuda_test
+def test_cuda_knn_writes_into_tensors_torch_allocates():
+    XA, XB = torch.randn(500, 64, device="cuda"), torch.randn(3000, 64, device="cuda")
+    torch.cuda.synchronize()
+    before = torch_allocations(XA.device)
+    distances, indices = cudist.knn(XA, XB, 10)
+    assert torch_allocations(XA.device) - before == 2  # the two results, nothing else
+    assert distances.is_cuda and indices.is_cuda and indices.dtype == torch.int64
+    full = torch.cdist(XA.double(), XB.double(), compute_mode="donot_use_mm_for_euclid_dist")
+    torch.testing.assert_close(distances.double(), full.topk(10, largest=False).values,
+                               rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(full.gather(1, indices), distances.double(), rtol=1e-5, atol=1e-5)
+
+
+@cuda_test
+@pytest.mark.parametrize("kind, metric", [("sift_u8", "euclidean"), ("orb", "hamming_bits")])
+def test_cuda_match_returns_tensors_on_the_gpu(kind, metric):
+    query, train, opencv = box_descriptors(kind)
+    pairs, distances = cudist.match(torch.from_numpy(query).cuda(), torch.from_numpy(train).cuda(),
+                                    metric)
+    assert pairs.is_cuda and distances.is_cuda and pairs.dtype == torch.int64
+    assert set(map(tuple, pairs.cpu().tolist())) == set(map(tuple, opencv.tolist()))
+
+
+@cuda_test
+def test_cuda_radius_returns_tensors_on_the_gpu():
+    XA, XB = torch.randn(100, 8, device="cuda"), torch.randn(150, 8, device="cuda")
+    offsets, indices, distances = cudist.radius(XA, XB, 3.0)
+    assert offsets.is_cuda and offsets.shape == (101,) and indices.dtype == torch.int64
+    full = torch.cdist(XA.double(), XB.double(), compute_mode="donot_use_mm_for_euclid_dist")
+    assert int(offsets[-1]) == int((full <= 3.0).sum())
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=[
+    pytest.mark.gpu, pytest.mark.skipif(not torch.cuda.is_available(), reason="no GPU")])])
+def test_spmv_on_torch_sparse_csr(device):
+    dense = torch.randn(300, 200, dtype=torch.float64, device=device)
+    dense[dense.abs() < 1.5] = 0
+    A, x = dense.to_sparse_csr(), torch.randn(200, dtype=torch.float64, device=device)
+    y = cudist.spmv(A, x)
+    assert y.device == x.device and y.dtype == torch.float64
+    torch.testing.assert_close(y, dense @ x, rtol=1e-12, atol=1e-12)
+    X = torch.randn(200, 7, dtype=torch.float64, device=device)
+    torch.testing.assert_close(cudist.spmm(A, X), dense @ X, rtol=1e-12, atol=1e-12)
+
+
+@cuda_test
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int32])
+def test_cuda_minplus_matches_broadcasting(dtype):
+    A = torch.randint(-8, 9, (130, 70), device="cuda").to(dtype)
+    B = torch.randint(-8, 9, (70, 90), device="cuda").to(dtype)
+    C, witness = cudist.minplus(A, B, witness=True)
+    assert C.is_cuda and C.dtype == dtype and witness.dtype == torch.int32
+    terms = A[:, :, None] + B[None]
+    torch.testing.assert_close(C, terms.min(dim=1).values, rtol=0, atol=0)
+    torch.testing.assert_close(terms.gather(1, witness[:, None].long()).squeeze(1), C,
+                               rtol=0, atol=0)
+
+
+@cuda_test
+def test_cuda_apsp_matches_the_cpu_backend():
+    weights = torch.rand(300, 300, dtype=torch.float64, device="cuda") + 0.1
+    weights[torch.rand(300, 300, device="cuda") > 0.05] = float("inf")
+    dist = cudist.apsp(weights)
+    assert dist.is_cuda
+    torch.testing.assert_close(dist.cpu(), cudist.apsp(weights.cpu()), rtol=1e-12, atol=0)
