@@ -31,8 +31,17 @@ class L2Flusher {
   size_t bytes_ = 0;
 };
 
+/// Keeps the GPU busy for `ns` nanoseconds, so that the host work of the call being timed is
+/// enqueued before the start event fires: events then time the GPU work, not the host's.
+template <int = 0>
+__global__ void spin_kernel(long long ns) {
+  long long const start = clock64();
+  while (clock64() - start < ns * 2) {  // ~2 GHz SM clock; only needs to be long enough
+  }
+}
+
 /// Median time in microseconds of `fn(stream)` over `repeats` runs after `warmup` runs, each run
-/// preceded (outside the timed region) by an L2 flush.
+/// preceded (outside the timed region) by an L2 flush and a spin that hides host overheads.
 template <class Fn>
 double median_time_us(Fn&& fn, int warmup, int repeats, cudaStream_t stream = nullptr) {
   L2Flusher flusher;
@@ -43,6 +52,7 @@ double median_time_us(Fn&& fn, int warmup, int repeats, cudaStream_t stream = nu
   std::vector<float> ms(repeats);
   for (int i = 0; i < repeats; ++i) {
     flusher.flush(stream);
+    spin_kernel<><<<1, 1, 0, stream>>>(200000);
     CUDIST_CUDA_TRY(cudaEventRecord(start, stream));
     fn(stream);
     CUDIST_CUDA_TRY(cudaEventRecord(stop, stream));

@@ -39,7 +39,7 @@ Array Array::allocate(std::int64_t rows, std::int64_t cols, DType dtype, Device 
   std::size_t const bytes = a.bytes();
   if (device.is_cuda()) {
     require_device(device, "Array::allocate");
-    detail::cuda_set_device(device.index);
+    detail::ScopedDevice const device_scope(device);
     void* p = detail::cuda_malloc_async(bytes, stream, "Array::allocate");
     a.data_ = std::shared_ptr<void>(p, [stream](void* q) { detail::cuda_free_async(q, stream); });
   } else {

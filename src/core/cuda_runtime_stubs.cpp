@@ -14,6 +14,8 @@ namespace {
 bool cuda_backend_compiled() { return false; }
 int cuda_runtime_device_count() { return 0; }
 void cuda_set_device(int) { not_compiled("cuda_set_device"); }
+int cuda_get_device() { return 0; }
+void ScopedDevice::cuda_restore_device(int) noexcept {}
 bool cuda_pointer_is_device(void const*) { return false; }
 void* cuda_malloc_async(std::size_t, void*, char const* who) { not_compiled(who); }
 void cuda_free_async(void*, void*) noexcept {}

@@ -39,6 +39,8 @@ constexpr std::pair<std::string_view, Metric> kAliases[] = {
     {"e", Metric::kEuclidean},           {"l2", Metric::kEuclidean},
     {"sqe", Metric::kSqEuclidean},       {"sqeuclid", Metric::kSqEuclidean},
     {"cblock", Metric::kCityblock},      {"city", Metric::kCityblock},
+    {"c", Metric::kCityblock},           {"cb", Metric::kCityblock},
+    {"s", Metric::kSEuclidean},          {"matching", Metric::kHamming},
     {"manhattan", Metric::kCityblock},   {"l1", Metric::kCityblock},
     {"taxicab", Metric::kCityblock},     {"chebychev", Metric::kChebyshev},
     {"cheby", Metric::kChebyshev},       {"cheb", Metric::kChebyshev},

@@ -9,28 +9,15 @@
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
 #include "core/detail/memory.hpp"
+#include "core/detail/validate_view.hpp"
 #include "distance/detail/plan.hpp"
 
 namespace cudist {
 namespace {
 
-void validate_view(char const* who, char const* name, BasicMatrixView<void const*> v) {
-  CUDIST_EXPECTS(v.rows >= 0 && v.cols >= 0,
-                 who << ": " << name << " has a negative shape (" << v.rows << ", " << v.cols << ")");
-  CUDIST_EXPECTS(v.stride >= v.cols || v.rows <= 1,
-                 who << ": " << name << " has row stride " << v.stride << " < its " << v.cols
-                     << " columns");
-  if (v.empty()) return;
-  CUDIST_EXPECTS(v.data != nullptr, who << ": " << name << " is a null pointer with shape ("
-                                        << v.rows << ", " << v.cols << ")");
-  CUDIST_EXPECTS(reinterpret_cast<std::uintptr_t>(v.data) % size_of(v.dtype) == 0,
-                 who << ": " << name << " pointer is not aligned to its " << size_of(v.dtype)
-                     << "-byte " << dtype_name(v.dtype) << " elements");
-}
-
 void validate_inputs(char const* who, ConstMatrixView x, ConstMatrixView y) {
-  validate_view(who, "x", x);
-  validate_view(who, "y", y);
+  detail::expect_valid_view(who, "x", x);
+  detail::expect_valid_view(who, "y", y);
   CUDIST_EXPECTS(x.dtype == y.dtype, who << ": x is " << dtype_name(x.dtype) << " but y is "
                                          << dtype_name(y.dtype) << "; convert one of them");
   CUDIST_EXPECTS(x.dtype != DType::kInt16 && x.dtype != DType::kInt32 && x.dtype != DType::kInt64,
@@ -41,10 +28,8 @@ void validate_inputs(char const* who, ConstMatrixView x, ConstMatrixView y) {
 
 void validate_output(char const* who, MatrixView out, std::int64_t rows, std::int64_t cols,
                      DType dtype) {
-  validate_view(who, "out", out);
-  CUDIST_EXPECTS(out.rows == rows && out.cols == cols,
-                 who << ": out is (" << out.rows << ", " << out.cols << ") but must be (" << rows
-                     << ", " << cols << ")");
+  detail::expect_valid_view(who, "out", out);
+  detail::expect_shape(who, "out", out, rows, cols);
   CUDIST_EXPECTS(out.dtype == dtype, who << ": out is " << dtype_name(out.dtype) << " but must be "
                                          << dtype_name(dtype) << " for these inputs");
 }
@@ -59,7 +44,7 @@ void compute(char const* who, Resources const& res, ConstMatrixView x, ConstMatr
              bool same, MatrixView out, detail::OutputLayout layout, Metric metric,
              MetricParams const& params) {
   require_device(res.device, who);
-  if (res.device.is_cuda()) detail::cuda_set_device(res.device.index);
+  detail::ScopedDevice const device_scope(res.device);
   std::optional<Array> x_stage, y_stage, out_stage;
   ConstMatrixView const xs = detail::staged(x, res.device, res.stream, x_stage);
   ConstMatrixView const ys = same ? xs : detail::staged(y, res.device, res.stream, y_stage);

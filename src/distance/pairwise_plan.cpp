@@ -63,8 +63,19 @@ void reject_param(char const* who, Metric metric, bool given, char const* name) 
   CUDIST_EXPECTS(!given, who << ": metric " << metric_name(metric) << " takes no parameter " << name);
 }
 
-MetricPlan plan_metric(char const* who, Metric metric, MetricParams const& prm,
-                       ConstMatrixView x, ConstMatrixView y) {
+/// Rows of x then y in float64 on the host, for estimating V / VI; device inputs are copied
+/// (this synchronizes the stream: only the default V / VI need it).
+/// For pdist (y is x) the sample is x alone, as scipy's pdist estimates it; cdist(x, x) stacks both.
+std::vector<double> rows_for_estimate(Resources const& res, ConstMatrixView x, ConstMatrixView y,
+                                      OutputLayout layout) {
+  std::optional<Array> hx, hy;
+  ConstMatrixView const xh = staged(x, Device::cpu(), res.stream, hx);
+  if (layout == OutputLayout::kCondensed) return stacked_rows_f64(xh, ConstMatrixView(nullptr, 0, x.cols, x.cols, x.dtype));
+  return stacked_rows_f64(xh, staged(y, Device::cpu(), res.stream, hy));
+}
+
+MetricPlan plan_metric(Resources const& res, char const* who, Metric metric, MetricParams const& prm,
+                       ConstMatrixView x, ConstMatrixView y, OutputLayout layout) {
   std::int64_t const d = x.cols;
   bool const has_w = !prm.w.empty();
   if (has_w) expect_weights(who, prm.w, d);
@@ -129,8 +140,9 @@ MetricPlan plan_metric(char const* who, Metric metric, MetricParams const& prm,
       reject_param(who, metric, has_w, "w");
       std::vector<double> var = prm.V;
       if (var.empty()) {
-        CUDIST_EXPECTS(x.rows + y.rows >= 2, who << ": seuclidean needs V, or at least 2 rows to estimate it");
-        var = column_variance(stacked_rows_f64(x, y), d);
+        std::int64_t const sample = layout == OutputLayout::kCondensed ? x.rows : x.rows + y.rows;
+        CUDIST_EXPECTS(sample >= 2, who << ": seuclidean needs V, or at least 2 rows to estimate it");
+        var = column_variance(rows_for_estimate(res, x, y, layout), d);
       }
       CUDIST_EXPECTS(static_cast<std::int64_t>(var.size()) == d,
                      who << ": V has " << var.size() << " entries but the inputs have " << d << " columns");
@@ -149,10 +161,10 @@ MetricPlan plan_metric(char const* who, Metric metric, MetricParams const& prm,
       reject_param(who, metric, has_w, "w");
       std::vector<double> vi = prm.VI;
       if (vi.empty()) {
-        CUDIST_EXPECTS(x.rows + y.rows > d,
-                       who << ": mahalanobis needs VI, or more rows (" << x.rows + y.rows
-                           << ") than columns (" << d << ") to estimate the covariance");
-        auto inv = inverse(column_covariance(stacked_rows_f64(x, y), d), d);
+        std::int64_t const sample = layout == OutputLayout::kCondensed ? x.rows : x.rows + y.rows;
+        CUDIST_EXPECTS(sample > d, who << ": mahalanobis needs VI, or more rows (" << sample
+                                       << ") than columns (" << d << ") to estimate the covariance");
+        auto inv = inverse(column_covariance(rows_for_estimate(res, x, y, layout), d), d);
         CUDIST_EXPECTS(inv.has_value(), who << ": the covariance of x and y is singular; pass VI");
         vi = std::move(*inv);
       }
@@ -296,7 +308,7 @@ void run_pairwise(Resources const& res, PairwiseProblem const& problem) {
 PlannedPairwise plan_pairwise(Resources const& res, char const* who, ConstMatrixView x,
                               ConstMatrixView y, bool same, MatrixView out, OutputLayout layout,
                               Metric metric, MetricParams const& params) {
-  MetricPlan const plan = plan_metric(who, metric, params, x, y);
+  MetricPlan const plan = plan_metric(res, who, metric, params, x, y, layout);
   PlannedPairwise planned;
   PairwiseProblem& pr = planned.problem;
   pr.op = plan.op;

@@ -185,6 +185,21 @@ TEST(Pairwise, DefaultVAndVIAreEstimatedFromBothInputs) {
   EXPECT_TRUE(matches(run_cdist(x, y, Metric::kMahalanobis, pi), twice, {1e-10, 1e-12}));
 }
 
+TEST(Pairwise, PdistEstimatesVFromXAlone) {
+  CUDIST_REQUIRE_BACKEND();
+  // scipy's pdist estimates V from X; cdist(X, X) from vstack(X, X), which differs by ddof.
+  auto const x = test::random_reals(30, 4, DType::kFloat64, -2, 2, 27);
+  MetricParams pv;
+  for (std::int64_t k = 0; k < 4; ++k) {
+    double mean = 0, ss = 0;
+    for (std::int64_t i = 0; i < 30; ++i) mean += x.values(i, k) / 30;
+    for (std::int64_t i = 0; i < 30; ++i) ss += (x.values(i, k) - mean) * (x.values(i, k) - mean);
+    pv.V.push_back(ss / 29);
+  }
+  EXPECT_TRUE(matches(run_pdist(x, Metric::kSEuclidean),
+                      reference::pdist(x.values, Metric::kSEuclidean, pv), {1e-10, 1e-12}));
+}
+
 TEST(Pairwise, HalfAndBFloat16InputsAccumulateInFloat32) {
   CUDIST_REQUIRE_BACKEND();
   for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {

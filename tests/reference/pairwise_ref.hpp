@@ -143,14 +143,10 @@ inline double distance(Metric metric, double const* u, double const* v, std::int
     case Metric::kHamming:
       for (std::int64_t k = 0; k < d; ++k) s += u[k] != v[k] ? weight(p, k) : 0.0;
       return s / detail::sum_w(p, d);
-    case Metric::kJaccard: {
-      double num = 0, den = 0;
-      for (std::int64_t k = 0; k < d; ++k) {
-        bool const nz = u[k] != 0 || v[k] != 0;
-        if (nz && u[k] != v[k]) num += weight(p, k);
-        if (nz) den += weight(p, k);
-      }
-      return den == 0 ? 0.0 : num / den;
+    case Metric::kJaccard: {  // scipy 1.17: on the nonzero pattern, as for booleans
+      auto const c = detail::bool_counts(u, v, d, p);
+      double const either = c.tt + c.tf + c.ft;
+      return either == 0 ? 0.0 : (c.tf + c.ft) / either;
     }
     case Metric::kDice: {  // scipy 1.17 for numeric input: ntt = sum uv, ndiff = sum (u + v - 2uv)
       double ntt = 0, ndiff = 0;

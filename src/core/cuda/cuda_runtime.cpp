@@ -20,6 +20,14 @@ int cuda_runtime_device_count() {
 
 void cuda_set_device(int index) { CUDIST_CUDA_TRY(cudaSetDevice(index)); }
 
+int cuda_get_device() {
+  int index = 0;
+  CUDIST_CUDA_TRY(cudaGetDevice(&index));
+  return index;
+}
+
+void ScopedDevice::cuda_restore_device(int index) noexcept { cudaSetDevice(index); }
+
 bool cuda_pointer_is_device(void const* p) {
   cudaPointerAttributes attr{};
   if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {

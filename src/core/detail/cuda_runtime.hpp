@@ -6,11 +6,14 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cudist/core/device.hpp"
+
 namespace cudist::detail {
 
 bool cuda_backend_compiled();
 int cuda_runtime_device_count();                     ///< 0 when no driver / GPU
 void cuda_set_device(int index);
+int cuda_get_device();  ///< the calling thread's current device (0 without CUDA)
 bool cuda_pointer_is_device(void const* p);          ///< false for host / unregistered memory
 void* cuda_malloc_async(std::size_t bytes, void* stream, char const* who);  ///< throws OutOfMemory
 void cuda_free_async(void* p, void* stream) noexcept;
@@ -19,5 +22,27 @@ void cuda_memcpy_2d_async(void* dst, std::size_t dpitch, void const* src, std::s
                           std::size_t width_bytes, std::size_t height, void* stream);
 void cuda_stream_synchronize(void* stream);
 std::size_t cuda_free_memory();
+
+/// For a CUDA device: makes it the calling thread's current device for the scope's lifetime and
+/// restores the caller's device afterwards, so a call on cuda:1 does not leave cuda:1 current.
+/// Nothing for the CPU.
+class ScopedDevice {
+ public:
+  explicit ScopedDevice(Device device) {
+    if (device.is_cuda()) {
+      previous_ = cuda_get_device();
+      cuda_set_device(device.index);
+    }
+  }
+  ~ScopedDevice() {
+    if (previous_ >= 0) cuda_restore_device(previous_);
+  }
+  ScopedDevice(ScopedDevice const&) = delete;
+  ScopedDevice& operator=(ScopedDevice const&) = delete;
+
+ private:
+  static void cuda_restore_device(int index) noexcept;
+  int previous_ = -1;
+};
 
 }  // namespace cudist::detail

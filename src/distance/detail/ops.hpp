@@ -8,7 +8,10 @@
 //                static Acc merge(Acc, Acc);  Out finish(Acc, int64 i, int64 j) const;
 // C is the compute type (float, double, or int32 for exact uint8 arithmetic). Ops whose kWeighted
 // is true take a per-column weight in step; the others receive pre-scaled inputs instead
-// (see preprocess.hpp), which keeps the hot loops free of weight loads.
+// (see preprocess.hpp), which keeps the hot loops free of weight loads. Ops whose kTakesIndex is
+// true (the semiring products' witness ops) receive the global column k in step instead.
+// pad() is what the engine feeds for columns beyond d: zero, which every distance op ignores;
+// a semiring op returns the identity of its "add" instead (+inf for min-plus).
 #pragma once
 
 #include <cmath>
@@ -52,14 +55,20 @@ struct OpBase {
   using Compute = C;
   using Output = Out;
   static constexpr bool kTakesWeight = false;  // step(acc, a, b, w) instead of step(acc, a, b)
+  static constexpr bool kTakesIndex = false;   // step(acc, a, b, k) with the global column k
   static constexpr bool kLaneWise = false;     // step is a template: also runs on SIMD vectors
   static constexpr bool kWeighted = false;     // a weight vector is actually given
+  static CUDIST_HD C pad() { return C(0); }    // input value for columns beyond d
 };
 
-/// One step of `op` at column k; `w` is the weight vector (only read by weighted ops).
+/// One step of `op` at column k0 + k; `w` is the weight vector, indexed by k (the GPU engine
+/// passes the slab's weights and the slab-local k, the CPU backend all weights and k0 = 0).
 template <class Op, class Acc, class C>
-CUDIST_HD void step_at(Op const& op, Acc& acc, C a, C b, C const* w, std::int64_t k) {
-  if constexpr (Op::kTakesWeight) {
+CUDIST_HD void step_at(Op const& op, Acc& acc, C a, C b, C const* w, std::int64_t k,
+                       std::int64_t k0 = 0) {
+  if constexpr (Op::kTakesIndex) {
+    op.step(acc, a, b, k0 + k);
+  } else if constexpr (Op::kTakesWeight) {
     if constexpr (Op::kWeighted) {
       op.step(acc, a, b, w[k]);
     } else {
@@ -211,20 +220,22 @@ struct JensenShannonOp : OpBase<C, Out> {
   }
 };
 
-/// hamming (share of columns where a != b) and jaccard (columns where a != b among those where
-/// either is nonzero), both optionally weighted.
+/// hamming (share of columns where a != b) and jaccard (as scipy 1.17: columns where exactly one
+/// of a, b is nonzero, among those where either is), both optionally weighted.
 template <class C, class Out, bool Weighted>
 struct MismatchOp : OpBase<C, Out> {
   static constexpr bool kTakesWeight = true;
   static constexpr bool kWeighted = Weighted;
-  using Acc = SumPair<C>;  // (weight of a != b, weight of a != 0 || b != 0)
+  using Acc = SumPair<C>;  // (weight of the mismatches, weight of a != 0 || b != 0)
   enum class Finish : std::uint8_t { kHamming, kJaccard };
   Finish kind = Finish::kHamming;
   C total_weight = C(0);  // d, or sum of w
   static CUDIST_HD Acc init() { return {C(0), C(0)}; }
-  static CUDIST_HD void step(Acc& acc, C a, C b, C w) {
-    if (a != b) acc.first += w;
-    if (a != C(0) || b != C(0)) acc.second += w;
+  CUDIST_HD void step(Acc& acc, C a, C b, C w) const {
+    bool const ta = a != C(0), tb = b != C(0);
+    bool const mismatch = kind == Finish::kHamming ? a != b : ta != tb;
+    if (mismatch) acc.first += w;
+    if (ta || tb) acc.second += w;
   }
   static CUDIST_HD Acc merge(Acc a, Acc b) { return {a.first + b.first, a.second + b.second}; }
   CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const {

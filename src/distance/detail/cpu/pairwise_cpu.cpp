@@ -13,17 +13,12 @@
 #include <omp.h>
 
 #include "distance/detail/backend.hpp"
+#include "distance/detail/cpu/micro_kernel.hpp"
 #include "distance/detail/dispatch_op.hpp"
 
 namespace cudist::detail::cpu {
 namespace {
 
-#if defined(__AVX512F__)
-constexpr int kMR = 8;   // 8 x 16-float accumulators: 8 zmm registers, 8 independent FMA chains
-#else
-constexpr int kMR = 4;   // 4 x 16-float accumulators: 8 ymm registers
-#endif
-constexpr int kNR = 16;
 constexpr std::int64_t kTileRows = 64;     // x rows per task (packing cost ~1/(2*64) of the work)
 constexpr std::int64_t kPanelBytes = 192 * 1024;  // y panel kept in L2 while kTileRows rows stream
 
@@ -46,53 +41,6 @@ struct Writer {
     out[i * stride + j] = v;
   }
 };
-
-/// kNR lanes of C as one GCC vector (a zmm register for float with AVX-512, two ymm with AVX2).
-template <class C>
-struct LanesOf;
-template <>
-struct LanesOf<float> {
-  typedef float type __attribute__((vector_size(kNR * sizeof(float))));
-};
-template <>
-struct LanesOf<double> {
-  typedef double type __attribute__((vector_size(kNR * sizeof(double))));
-};
-template <>
-struct LanesOf<std::int32_t> {
-  typedef std::int32_t type __attribute__((vector_size(kNR * sizeof(std::int32_t))));
-};
-
-/// acc[r][c] = reduction over k of step(x_r[k], panel[k][c]), for kMR rows and kNR columns.
-/// Lane-wise ops run on GCC vector types: one kNR-wide vector per row, the x value broadcast,
-/// kMR independent accumulator chains (the compiler does not reliably find this on its own).
-template <class Op, class Elem, class C, class Acc>
-void micro_kernel(Op const& op, Elem const* const (&xr)[kMR], C const* panel, std::int64_t d,
-                  C const* w, Acc (&acc)[kMR][kNR]) {
-  if constexpr (Op::kLaneWise) {
-    using Lanes = typename LanesOf<C>::type;
-    Lanes v[kMR];
-    for (int r = 0; r < kMR; ++r) v[r] = Lanes{} + Op::init();
-    for (std::int64_t k = 0; k < d; ++k) {
-      Lanes b;
-      __builtin_memcpy(&b, panel + k * kNR, sizeof b);
-      // x - 0 is x for every x (unlike x + 0 at -0), so this compiles to a plain broadcast.
-      for (int r = 0; r < kMR; ++r) Op::step(v[r], static_cast<C>(xr[r][k]) - Lanes{}, b);
-    }
-    for (int r = 0; r < kMR; ++r)
-      for (int c = 0; c < kNR; ++c) acc[r][c] = v[r][c];
-  } else {
-    for (int r = 0; r < kMR; ++r)
-      for (int c = 0; c < kNR; ++c) acc[r][c] = Op::init();
-    for (std::int64_t k = 0; k < d; ++k) {
-      C const* b = panel + k * kNR;
-      for (int r = 0; r < kMR; ++r) {
-        C const a = static_cast<C>(xr[r][k]);
-        for (int c = 0; c < kNR; ++c) ops::step_at(op, acc[r][c], a, b[c], w, k);
-      }
-    }
-  }
-}
 
 template <class Op, class Elem>
 void run_tiles(PairwiseProblem const& p, Op const& op) {

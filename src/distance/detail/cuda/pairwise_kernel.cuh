@@ -8,7 +8,10 @@
 // Pipeline: the next k-slab is loaded from global memory into registers while the current one is
 // consumed from shared memory (double buffer, one barrier per slab).
 // Inputs are read row-major with any stride: 16-byte loads where the rows allow, predicated
-// scalar loads at the edges; k beyond d is padded with zeros, which every op ignores.
+// scalar loads at the edges; k beyond d is padded with Op::pad() (zero for the distance ops, the
+// identity of "add" for the semiring ops), which leaves every op's reduction unchanged.
+// y is either one point per row ((n, d), the distance layout) or k-major ((d, n), the B of a
+// matrix product C = A (x) B), which is read along its rows straight into the k-major tile.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -37,7 +40,11 @@ __device__ __forceinline__ void store4_streaming(double* p, double const (&v)[4]
   __stcs(reinterpret_cast<double2*>(p) + 1, make_double2(v[2], v[3]));
 }
 
-template <class Op, class Elem, class Policy>
+/// How y is stored: one point per row, y[j][k] (distances), or k-major, y[k][j] (the B operand of
+/// a semiring matrix product, used as given: no transpose).
+enum class YLayout : std::uint8_t { kRowPerPoint, kKMajor };
+
+template <class Op, class Elem, class Policy, YLayout kYLayout = YLayout::kRowPerPoint>
 struct PairwiseTileKernel {
   using C = typename Op::Compute;
   using Acc = typename Op::Acc;
@@ -49,17 +56,20 @@ struct PairwiseTileKernel {
   static constexpr int kBK = kPolicy.block_k;
   static constexpr int kThreads = kPolicy.threads;
   static constexpr int kMinBlocks = kPolicy.min_blocks_per_sm;
-  static constexpr int kTM = 8, kTN = 8;  // outputs per thread
+  static constexpr int kTM = kBM / 16, kTN = kBN / 16;  // outputs per thread (8 x 8 or 4 x 4)
+  static constexpr int kGroupStride = 64;  // 16 threads x 4: a thread's 4-wide groups are 64 apart
   static constexpr int kVec = 4;          // elements per global load chunk
   static constexpr int kPad = 4;          // keeps k-major rows 16-byte aligned, staggers banks
   static constexpr int kChunksPerRow = kBK / kVec;
+  static constexpr int kChunksPerKRow = kBN / kVec;  // k-major y: chunks along one row of y
+  // Chunks per thread per slab; the same for a k-major y slab, which has as many elements.
   static constexpr int kLoads = (kBM * kChunksPerRow + kThreads - 1) / kThreads;
-  static_assert(kBM == kBN && kBM == 16 * kTM && kThreads == 256, "thread layout is 16 x 16");
+  static_assert(kBM == kBN && kTM % 4 == 0 && kThreads == 256, "thread layout is 16 x 16");
   static_assert(kBK % kVec == 0, "block_k must be a multiple of the load width");
 
   struct Params {
     Elem const* x;
-    Elem const* y;
+    Elem const* y;  // (n, d) or, k-major, (d, n)
     Out* out;
     std::int64_t m, n, d;
     std::int64_t ldx, ldy, ldo;
@@ -99,7 +109,32 @@ struct PairwiseTileKernel {
       } else {
 #pragma unroll
         for (int v = 0; v < kVec; ++v)
-          st.v[l][v] = (live && k + v < d) ? load_as<C>(base[row * ld + k + v]) : C(0);
+          st.v[l][v] = (live && k + v < d) ? load_as<C>(base[row * ld + k + v]) : Op::pad();
+      }
+    }
+  }
+
+  /// The k-major counterpart of load_slab: rows k0..k0+kBK of y, columns col0..col0+kBN, each
+  /// warp reading 512 contiguous bytes of one row.
+  __device__ static void load_k_major_slab(Elem const* base, std::int64_t cols, std::int64_t ld,
+                                           bool vec_ok, std::int64_t col0, std::int64_t k0,
+                                           std::int64_t d, int tid, Stage& st) {
+#pragma unroll
+    for (int l = 0; l < kLoads; ++l) {
+      int const chunk = tid + l * kThreads;
+      int const kr = chunk / kChunksPerKRow;
+      int const jq = (chunk % kChunksPerKRow) * kVec;
+      std::int64_t const k = k0 + kr;
+      std::int64_t const col = col0 + jq;
+      bool const live = kr < kBK && k < d;
+      if (live && vec_ok && col + kVec <= cols) {
+        auto const q = *reinterpret_cast<VecN<Elem, kVec> const*>(base + k * ld + col);
+#pragma unroll
+        for (int v = 0; v < kVec; ++v) st.v[l][v] = load_as<C>(q.v[v]);
+      } else {
+#pragma unroll
+        for (int v = 0; v < kVec; ++v)
+          st.v[l][v] = (live && col + v < cols) ? load_as<C>(base[k * ld + col + v]) : Op::pad();
       }
     }
   }
@@ -117,26 +152,58 @@ struct PairwiseTileKernel {
     }
   }
 
+  /// A k-major slab goes into the tile as it is: one 16-byte shared store per chunk.
+  __device__ static void store_k_major_slab(Stage const& st, C (&dst)[kBK][kBN + kPad], int tid) {
+#pragma unroll
+    for (int l = 0; l < kLoads; ++l) {
+      int const chunk = tid + l * kThreads;
+      int const kr = chunk / kChunksPerKRow;
+      int const jq = (chunk % kChunksPerKRow) * kVec;
+      if (kr < kBK) {
+        VecN<C, kVec> q;
+#pragma unroll
+        for (int v = 0; v < kVec; ++v) q.v[v] = st.v[l][v];
+        *reinterpret_cast<VecN<C, kVec>*>(&dst[kr][jq]) = q;
+      }
+    }
+  }
+
+  __device__ static void load_y_slab(Params const& p, std::int64_t col0, std::int64_t k0, int tid,
+                                     Stage& st) {
+    if constexpr (kYLayout == YLayout::kKMajor) {
+      load_k_major_slab(p.y, p.n, p.ldy, p.y_vec, col0, k0, p.d, tid, st);
+    } else {
+      load_slab(p.y, p.n, p.ldy, p.y_vec, col0, k0, p.d, tid, st);
+    }
+  }
+
+  __device__ static void store_y_slab(Stage const& st, C (&dst)[kBK][kBN + kPad], int tid) {
+    if constexpr (kYLayout == YLayout::kKMajor) {
+      store_k_major_slab(st, dst, tid);
+    } else {
+      store_slab(st, dst, tid);
+    }
+  }
+
   __device__ static void load_weights(Params const& p, std::int64_t k0, int tid, C (&dst)[kBK]) {
     if constexpr (Op::kWeighted) {
       if (tid < kBK) dst[tid] = k0 + tid < p.d ? p.weights[k0 + tid] : C(0);
     }
   }
 
-  /// 8 values at offsets {4t..4t+3, 64+4t..64+4t+3} of a k-major shared row.
-  __device__ static void read_fragment(C const* row, int t, C (&f)[8]) {
-    auto const lo = *reinterpret_cast<VecN<C, 4> const*>(row + 4 * t);
-    auto const hi = *reinterpret_cast<VecN<C, 4> const*>(row + kBM / 2 + 4 * t);
+  /// kTM values at offsets {4t..4t+3, 64+4t..64+4t+3, ...} of a k-major shared row.
+  __device__ static void read_fragment(C const* row, int t, C (&f)[kTM]) {
 #pragma unroll
-    for (int v = 0; v < 4; ++v) {
-      f[v] = lo.v[v];
-      f[4 + v] = hi.v[v];
+    for (int g = 0; g < kTM / 4; ++g) {
+      auto const q = *reinterpret_cast<VecN<C, 4> const*>(row + g * kGroupStride + 4 * t);
+#pragma unroll
+      for (int v = 0; v < 4; ++v) f[4 * g + v] = q.v[v];
     }
   }
 
   /// Offset within the tile of a thread's idx-th row (t = ty) or column (t = tx).
   __device__ static std::int64_t fragment_offset(int t, int idx) {
-    return idx < 4 ? 4 * t + idx : kBM / 2 + 4 * t + (idx - 4);
+    return (idx / 4) * kGroupStride + 4 * t + idx % 4;
   }
 
   /// The main loop: acc = reduce over all of d for the tile at (row0, col0). Callable repeatedly
@@ -153,9 +220,9 @@ struct PairwiseTileKernel {
 
     Stage sx, sy;
     load_slab(p.x, p.m, p.ldx, p.x_vec, row0, 0, p.d, tid, sx);
-    load_slab(p.y, p.n, p.ldy, p.y_vec, col0, 0, p.d, tid, sy);
+    load_y_slab(p, col0, 0, tid, sy);
     store_slab(sx, s.xs[0], tid);
-    store_slab(sy, s.ys[0], tid);
+    store_y_slab(sy, s.ys[0], tid);
     load_weights(p, 0, tid, s.ws[0]);
     __syncthreads();
 
@@ -164,21 +231,21 @@ struct PairwiseTileKernel {
       bool const has_next = k0 + kBK < p.d;
       if (has_next) {
         load_slab(p.x, p.m, p.ldx, p.x_vec, row0, k0 + kBK, p.d, tid, sx);
-        load_slab(p.y, p.n, p.ldy, p.y_vec, col0, k0 + kBK, p.d, tid, sy);
+        load_y_slab(p, col0, k0 + kBK, tid, sy);
       }
 #pragma unroll
       for (int kk = 0; kk < kBK; ++kk) {
-        C a[8], b[8];
+        C a[kTM], b[kTN];
         read_fragment(s.xs[buf][kk], ty, a);
         read_fragment(s.ys[buf][kk], tx, b);
 #pragma unroll
         for (int i = 0; i < kTM; ++i)
 #pragma unroll
-          for (int j = 0; j < kTN; ++j) ops::step_at(p.op, acc[i][j], a[i], b[j], s.ws[buf], kk);
+          for (int j = 0; j < kTN; ++j) ops::step_at(p.op, acc[i][j], a[i], b[j], s.ws[buf], kk, k0);
       }
       if (has_next) {
         store_slab(sx, s.xs[buf ^ 1], tid);
-        store_slab(sy, s.ys[buf ^ 1], tid);
+        store_y_slab(sy, s.ys[buf ^ 1], tid);
         load_weights(p, k0 + kBK, tid, s.ws[buf ^ 1]);
       }
       __syncthreads();
@@ -208,13 +275,14 @@ struct PairwiseTileKernel {
       std::int64_t const row = row0 + fragment_offset(ty, i);
       if (row >= p.m) continue;
 #pragma unroll
-      for (int half = 0; half < 2; ++half) {
+      for (int half = 0; half < kTN / 4; ++half) {
         std::int64_t const c0 = col0 + fragment_offset(tx, 4 * half);
         Out v[4];
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
           std::int64_t const col = c0 + j;
-          v[j] = p.op.finish(acc[i][4 * half + j], row, col);
+          // finish() may read per-column data (cosine's y norms): never past column n - 1.
+          v[j] = col < p.n ? p.op.finish(acc[i][4 * half + j], row, col) : Out(0);
           if (p.zero_diagonal && row == col && isfinite(static_cast<double>(v[j]))) v[j] = Out(0);
         }
         if (p.layout == OutputLayout::kCondensed) {

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "core/cuda/check.hpp"
 #include "core/detail/expects.hpp"
@@ -20,9 +21,9 @@ inline bool rows_allow_vectors(void const* base, std::int64_t ld, std::size_t ve
          (static_cast<std::size_t>(ld) * element_bytes) % vector_bytes == 0;
 }
 
-template <class Op, class Elem, bool kSmallD>
+template <class Op, class Elem, TileShape kShape>
 void launch_tiles(PairwiseProblem const& pr, Op const& op, cudaStream_t stream) {
-  using Kernel = PairwiseTileKernel<Op, Elem, PairwisePolicy<sizeof(typename Op::Compute), kSmallD>>;
+  using Kernel = PairwiseTileKernel<Op, Elem, PairwisePolicy<sizeof(typename Op::Compute), kShape>>;
   using Out = typename Op::Output;
   typename Kernel::Params p{};
   p.x = static_cast<Elem const*>(pr.x.data);
@@ -53,14 +54,23 @@ void launch_tiles(PairwiseProblem const& pr, Op const& op, cudaStream_t stream) 
 #endif
 }
 
-/// Small d (the memory-bound shapes) gets the shallow-slab policy; only the lane-wise ops, which
-/// are the ones such shapes are used with, are compiled twice.
+/// Tile shape by op and problem size (policy.hpp). The lane-wise ops (L2, L1, L-inf, inner
+/// product: the ones used at scale) get large tiles, plus shallow slabs for small d and small tiles
+/// for small problems in float32. Every other op runs small 4 x 4-per-thread tiles: their multi-value
+/// accumulators fit the registers without spilling, and each instantiation compiles four times
+/// faster (CI builds every kernel on two cores).
 template <class Elem, class Op>
 void launch_for_op(PairwiseProblem const& pr, Op const& op, cudaStream_t stream) {
-  if constexpr (Op::kLaneWise) {
-    if (pr.x.cols <= kSmallDMaxCols) return launch_tiles<Op, Elem, true>(pr, op, stream);
+  if constexpr (!Op::kLaneWise) {
+    launch_tiles<Op, Elem, TileShape::kSmall>(pr, op, stream);
+  } else {
+    if constexpr (std::is_same_v<typename Op::Compute, float>) {
+      std::int64_t const large_tiles = ((pr.x.rows + 127) / 128) * ((pr.y.rows + 127) / 128);
+      if (large_tiles < kSmallProblemTiles) return launch_tiles<Op, Elem, TileShape::kSmall>(pr, op, stream);
+      if (pr.x.cols <= kShallowMaxCols) return launch_tiles<Op, Elem, TileShape::kShallow>(pr, op, stream);
+    }
+    launch_tiles<Op, Elem, TileShape::kLarge>(pr, op, stream);
   }
-  launch_tiles<Op, Elem, false>(pr, op, stream);
 }
 
 void pairwise_float(PairwiseProblem const& pr, cudaStream_t stream);

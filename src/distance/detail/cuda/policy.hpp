@@ -12,17 +12,33 @@ struct TilePolicy {
   int min_blocks_per_sm;
 };
 
-/// 128 x 128 tiles with 8 x 8 outputs per thread: 64 independent accumulators per thread and
-/// 4 shared-memory vector loads per 64 (i, j) updates keep the FP32 pipe, not the LSU, the limit.
-/// block_k = 16 loads 64-byte row chunks; small d uses block_k = 4 so a 2-D or 3-D problem does not
-/// run 16 columns of zero padding per output (the memory-bound cases D2, D4, D5).
-template <int kElementBytes, bool kSmallD>
-struct PairwisePolicy {
-  static constexpr TilePolicy value{128, 128, kSmallD ? 4 : (kElementBytes == 8 ? 8 : 16), 256,
-                                    kElementBytes == 8 ? 1 : 2};
+/// Which tiles a problem gets.
+enum class TileShape {
+  kLarge,    // 128 x 128 outputs, 8 x 8 per thread, 16-column slabs (8 for float64)
+  kShallow,  // 128 x 128 with 4-column slabs: d <= kShallowMaxCols
+  kSmall,    // 64 x 64, 4 x 4 per thread: problems too small to fill the GPU with large tiles
 };
 
-/// d at or below this runs the small-d tiles (lane-wise ops).
-constexpr long kSmallDMaxCols = 8;
+/// Large tiles: 64 independent accumulators per thread and 4 shared-memory vector loads per 64
+/// (i, j) updates keep the FP32 pipe, not the LSU, the limit. Shallow slabs stop a 2-D or 3-D
+/// problem from running 16 columns of zero padding per output (D2, D4, D5). Small tiles give a
+/// 2048 x 1024 problem 512 blocks instead of 128 (D1, D2: a third of the SMs idle otherwise).
+/// Two blocks per SM cap a thread at 128 registers: enough for 64 float accumulators, not for 64
+/// doubles, which run one large block per SM. (Ops whose accumulator holds two or three values
+/// spilled up to 8 KB per thread in large tiles under that cap; they run small tiles.)
+template <int kElementBytes, TileShape kShape>
+struct PairwisePolicy {
+  static constexpr int kDeep = kElementBytes == 8 ? 8 : 16;
+  static constexpr TilePolicy value{
+      kShape == TileShape::kSmall ? 64 : 128, kShape == TileShape::kSmall ? 64 : 128,
+      kShape == TileShape::kShallow ? 4 : kDeep, 256,
+      kElementBytes == 8 && kShape != TileShape::kSmall ? 1 : 2};
+};
+
+/// d at or below this runs shallow slabs (float32 lane-wise ops).
+constexpr long kShallowMaxCols = 8;
+
+/// Fewer large tiles than this (2 per SM on 132 SMs) runs small tiles (float32 lane-wise ops).
+constexpr long kSmallProblemTiles = 264;
 
 }  // namespace cudist::detail::cuda

@@ -1,0 +1,79 @@
+// Suite "cpu": case C1 of BENCHMARKS.md, the CPU backend (OpenMP over every core it is given),
+// against a floor from this machine's measured FP32 FMA rate (the direct L2 formula issues a
+// subtract and an FMA per (i, j, k) element).
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "common/dense_check.hpp"
+#include "common/suite.hpp"
+#include "cudist/distance/pairwise.hpp"
+
+namespace cudist::bench {
+namespace {
+
+using Lanes = float __attribute__((vector_size(32)));  // AVX2 width: the widest every x86-64 CPU here has
+
+/// FP32 multiply-add lane operations per second over all OpenMP threads.
+double cpu_fma_rate() {
+  constexpr int kChains = 12, kIters = 1 << 22;
+  double total = 0;
+  auto const t0 = std::chrono::steady_clock::now();
+#pragma omp parallel reduction(+ : total)
+  {
+    Lanes v[kChains];
+    for (int c = 0; c < kChains; ++c) v[c] = Lanes{} + float(c + omp_get_thread_num());
+    Lanes const a = Lanes{} + 0.999f, b = Lanes{} + 0.001f;
+    for (int it = 0; it < kIters; ++it)
+      for (int c = 0; c < kChains; ++c) v[c] = v[c] * a + b;
+    float s = 0;
+    for (int c = 0; c < kChains; ++c) s += v[c][0];
+    total += s;
+  }
+  double const secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (total == -1) return 0;  // keeps the loop alive
+  return double(omp_get_max_threads()) * kChains * kIters * (sizeof(Lanes) / sizeof(float)) / secs;
+}
+
+std::vector<CaseResult> run_cpu_suite(Options const& opt) {
+  std::int64_t const m = opt.quick ? 1000 : 4000, n = opt.quick ? 5000 : 20000, d = 128;
+  HostInput const x = random_input(m, d, DType::kFloat32, 1);
+  HostInput const y = random_input(n, d, DType::kFloat32, 2);
+  Array out = Array::allocate(m, n, DType::kFloat32, Device::cpu());
+  Resources const res(Device::cpu());
+  std::vector<double> times;
+  for (int r = 0; r < std::max(3, opt.repeats / 5) + 1; ++r) {
+    auto const t0 = std::chrono::steady_clock::now();
+    cdist(res, x.array, y.array, out.view(), Metric::kEuclidean);
+    double const us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    if (r > 0) times.push_back(us);  // the first run is the warm-up
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  CaseResult c;
+  c.id = "C1";
+  c.description = "cdist euclidean " + std::to_string(m) + "x" + std::to_string(n) + " d=128 fp32, CPU, " +
+                  std::to_string(omp_get_max_threads()) + " threads";
+  c.time_us = times[times.size() / 2];
+  c.floor_us = 1e6 * 2.0 * double(m) * n * d / cpu_fma_rate();
+  c.floor_basis = "CPU FP32 FMA issue (AVX2 lanes, measured)";
+  // Copy-free check: the CPU output is host memory.
+  std::int64_t const rows[] = {0, m / 2, m - 1};
+  c.correct = true;
+  for (std::int64_t i : rows)
+    for (std::int64_t j = 0; j < n; j += 97) {
+      double const want = reference::distance(Metric::kEuclidean, x.values.row(i), y.values.row(j), d, {});
+      double const got = out.data_as<float>()[i * n + j];
+      if (std::fabs(got - want) > 1e-4 * want + 1e-5) c.correct = false;
+    }
+  return {c};
+}
+
+}  // namespace
+
+Suite cpu_suite() { return {"cpu", run_cpu_suite}; }
+
+}  // namespace cudist::bench

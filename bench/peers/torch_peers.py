@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""The torch peers of the benchmark suite (BENCHMARKS.md), on the same shapes, dtype and GPU as
+`cudist bench`: CUDA-event median of 20 runs after warm-up, L2 flushed before each run. Where
+torch's answer is less accurate than the float64 reference allows, the note says by how much."""
+import argparse
+import json
+import sys
+
+import torch
+
+L2_FLUSH = None
+
+
+def median_us(fn, repeats=20, warmup=3):
+    global L2_FLUSH
+    if L2_FLUSH is None:
+        L2_FLUSH = torch.empty(int(2 * torch.cuda.get_device_properties(0).L2_cache_size), dtype=torch.uint8,
+                               device="cuda")
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeats):
+        L2_FLUSH.zero_()
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop) * 1000.0)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def rand(m, d, seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    return torch.rand(m, d, device="cuda", generator=g) * 2 - 1
+
+
+def max_error(got, x, y, p):
+    """Largest |torch - float64 reference| over three sampled rows."""
+    rows = [0, x.shape[0] // 2, x.shape[0] - 1]
+    ref = torch.cdist(x[rows].double(), y.double(), p=p)
+    return (got[rows].double() - ref).abs().max().item()
+
+
+def dense_cases():
+    out = []
+    for cid, m, n, d, p in [("D1", 2048, 1024, 16, 2.0), ("D2", 2048, 1024, 1, 2.0), ("D5", 10000, 10000, 3, 2.0),
+                            ("D6", 10000, 10000, 128, 1.0), ("D7", 10000, 10000, 128, float("inf"))]:
+        x, y = rand(m, d, 1), rand(n, d, 2)
+        us = median_us(lambda: torch.cdist(x, y, p=p), repeats=5 if p != 2.0 else 20)
+        out.append({"id": cid, "peer": "torch.cdist", "peer_us": us,
+                    "note": f"max err {max_error(torch.cdist(x, y, p=p), x, y, p):.2e}"})
+    x, y = rand(4000, 128, 1), rand(20000, 128, 2)
+    us = median_us(lambda: torch.cdist(x, y) ** 2)
+    out.append({"id": "D3", "peer": "torch.cdist**2", "peer_us": us,
+                "note": f"matmul path; max err {max_error(torch.cdist(x, y), x, y, 2.0):.2e}"})
+    x = rand(30336, 2, 1)
+    us = median_us(lambda: torch.cdist(x, x))
+    self_err = torch.cdist(x, x).diagonal().abs().max().item()
+    out.append({"id": "D4", "peer": "torch.cdist", "peer_us": us, "note": f"diagonal up to {self_err:.2e}, not 0"})
+    us = median_us(lambda: torch.pdist(x), repeats=3, warmup=1)
+    out.append({"id": "D4c", "peer": "torch.pdist", "peer_us": us, "note": ""})
+    x, y = rand(10000, 512, 1), rand(10000, 512, 2)
+    us = median_us(lambda: 1 - torch.nn.functional.normalize(x) @ torch.nn.functional.normalize(y).T)
+    out.append({"id": "D8", "peer": "normalize+matmul", "peer_us": us, "note": "TF32 off: fp32 matmul"})
+    return out
+
+
+def knn_cases():
+    out = []
+    x, y = rand(4000, 128, 1), rand(20000, 128, 2)
+    out.append({"id": "K1", "peer": "cdist+topk", "peer_us": median_us(lambda: torch.cdist(x, y).topk(2, largest=False)),
+                "note": "then ratio test on 2 columns"})
+    x, y = rand(10000, 128, 1), rand(100000, 128, 2)
+    out.append({"id": "K2", "peer": "cdist+topk", "peer_us": median_us(lambda: torch.cdist(x, y).topk(10, largest=False),
+                                                                      repeats=5), "note": ""})
+    try:
+        import numpy as np
+        corpus = torch.from_numpy(np.load("data/descriptors/opencv_images_sift_u8.npy")).cuda().float()
+
+        def chunked():
+            for s in range(0, corpus.shape[0], 16384):
+                torch.cdist(corpus[s:s + 16384], corpus).topk(10, largest=False)
+
+        out.append({"id": "K3", "peer": "chunked cdist+topk", "peer_us": median_us(chunked, repeats=3, warmup=1),
+                    "note": "fp32 copies of the uint8 corpus, 16384-row chunks"})
+    except FileNotFoundError as e:
+        print(f"K3 skipped: {e}", file=sys.stderr)
+    return out
+
+
+SUITES = {"dense": dense_cases, "knn": knn_cases}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--json", required=True)
+    ap.add_argument("--suites", nargs="*", default=list(SUITES))
+    args = ap.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    cases = []
+    for name in args.suites:
+        if name in SUITES:
+            for c in SUITES[name]():
+                print(f"{c['id']:4} {c['peer']:20} {c['peer_us']:12.1f} us  {c['note']}", flush=True)
+                cases.append(c)
+    json.dump({"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "cases": cases},
+              open(args.json, "w"), indent=2)
+
+
+if __name__ == "__main__":
+    main()

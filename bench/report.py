@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Merges `cudist bench --json` with the torch peers' JSON into the suite table of BENCHMARKS.md:
+ours / floor and peer / ours, from one run. With --out DIR it also writes the table and the merged
+JSON as bench/results/<date>-<device>.{md,json}."""
+import argparse
+import datetime
+import json
+import os
+import re
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {"cases": []}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("ours")
+    ap.add_argument("peers", nargs="*")
+    ap.add_argument("--out", help="directory to write <date>-<device>.md/.json into")
+    args = ap.parse_args()
+    ours = load(args.ours)
+    peers = {}
+    for p in args.peers:
+        for c in load(p).get("cases", []):
+            peers[c["id"]] = c
+    rows = []
+    lines = [f"device: {ours.get('device', '?')}; date: {datetime.date.today()}",
+             "",
+             "| id | case | ours (us) | floor (us) | ours / floor | floor basis | peer | peer (us) | peer / ours | correct |",
+             "|---|---|---:|---:|---:|---|---|---:|---:|---|"]
+    for c in ours.get("cases", []):
+        peer = peers.get(c["id"]) or ({"peer": c["peer"], "peer_us": c["peer_us"], "note": ""} if c.get("peer") else None)
+        ratio = c["time_us"] / c["floor_us"] if c["floor_us"] else float("nan")
+        speedup = peer["peer_us"] / c["time_us"] if peer and c["time_us"] else None
+        row = dict(c, ours_over_floor=ratio, peer_name=peer["peer"] if peer else "",
+                   peer_time_us=peer["peer_us"] if peer else None, peer_over_ours=speedup,
+                   peer_note=peer.get("note", "") if peer else "")
+        rows.append(row)
+        lines.append(f"| {c['id']} | {c['description']} | {c['time_us']:.1f} | {c['floor_us']:.1f} | {ratio:.2f} | "
+                     f"{c['floor_basis']} | {row['peer_name']} | "
+                     f"{'' if speedup is None else format(peer['peer_us'], '.1f')} | "
+                     f"{'' if speedup is None else f'{speedup:.2f}x'} | {'yes' if c['correct'] else 'NO'} |")
+    notes = [f"- {r['id']}: {r['peer_note']}" for r in rows if r["peer_note"]]
+    text = "\n".join(lines + ([""] + ["Peer notes:"] + notes if notes else [])) + "\n"
+    print(text, end="")
+    if args.out:
+        stem = f"{datetime.date.today()}-{re.sub(r'[^A-Za-z0-9]+', '-', ours.get('device', 'unknown')).strip('-')}"
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, stem + ".md"), "w") as f:
+            f.write(text)
+        with open(os.path.join(args.out, stem + ".json"), "w") as f:
+            json.dump({"device": ours.get("device"), "ceilings": ours.get("ceilings"), "cases": rows}, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()

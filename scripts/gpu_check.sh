@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Everything the GPU machine is for, in one call: build with every core, run the CUDA tests,
+# run compute-sanitizer (memcheck, racecheck) over them, run the benchmark suites and the torch
+# peers on the same inputs, and leave logs, JSON and the merged table in $OUT.
+#
+#   scripts/gpu_check.sh [build] [test] [sanitize] [bench] [python]   (default: all of them)
+#   BENCH_SUITES="dense knn" scripts/gpu_check.sh bench                 (a subset of the suites)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/gpu-check-out}
+mkdir -p "$OUT"
+steps=${*:-build test sanitize bench python}
+want() { [[ " $steps " == *" $1 "* ]]; }
+BUILD=${BUILD_DIR:-build-gpu}  # outside the repo to survive re-sent trees on a warm machine
+status=0
+
+note() { echo "== $*" | tee -a "$OUT/summary.log"; }
+
+if want build; then
+  note "build ($(nproc) cores) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
+  cmake -S . -B $BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+      -DCUDIST_BUILD_EXAMPLES=ON > "$OUT/build.log" 2>&1 &&
+    cmake --build $BUILD -j"$(nproc)" >> "$OUT/build.log" 2>&1
+  rc=$?; note "build exit $rc"; [ $rc -eq 0 ] || { tail -40 "$OUT/build.log"; exit 1; }
+fi
+
+if want test; then
+  ctest --test-dir $BUILD -L cuda --output-on-failure -j2 --timeout 600 > "$OUT/ctest_cuda.log" 2>&1
+  rc=$?; note "ctest cuda exit $rc: $(grep -E 'tests passed|tests failed' "$OUT/ctest_cuda.log")"
+  [ $rc -eq 0 ] || { grep -E "Failed|FAILED|\*\*\*" "$OUT/ctest_cuda.log" | head -40; status=1; }
+fi
+
+if want sanitize; then
+  : > "$OUT/sanitizer.log"
+  for exe in $(find $BUILD/tests -name '*_test_cuda' -type f | sort); do
+    for tool in memcheck racecheck; do
+      # The 2^31-entry output test is too large to run under instrumentation.
+      compute-sanitizer --tool $tool --error-exitcode 3 "$exe" --gtest_filter='-*SixtyFourBit*:*Huge*' \
+          > /tmp/san.log 2>&1
+      rc=$?
+      echo "$tool $(basename "$exe"): exit $rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' /tmp/san.log | tail -1)" \
+          | tee -a "$OUT/sanitizer.log"
+      [ $rc -eq 0 ] || { grep -m 20 -E "=========" /tmp/san.log >> "$OUT/sanitizer.log"; status=1; }
+    done
+  done
+  note "sanitizer done"
+fi
+
+if want bench; then
+  suites=""
+  for s in ${BENCH_SUITES:-}; do suites+=" --suite $s"; done
+  # At most 8 files come back from the device: bench and peer logs go to summary.log.
+  $BUILD/tools/cudist/cudist bench $suites --json "$OUT/bench.json" 2>&1 | tee -a "$OUT/summary.log"
+  note "cudist bench exit ${PIPESTATUS[0]}"
+  python3 bench/peers/torch_peers.py --json "$OUT/torch.json" ${BENCH_SUITES:+--suites $BENCH_SUITES} 2>&1 \
+      | tee -a "$OUT/summary.log"
+  note "torch peers exit ${PIPESTATUS[0]}"
+  python3 bench/report.py "$OUT/bench.json" "$OUT/torch.json" > "$OUT/report.md" 2>&1
+  cat "$OUT/report.md"
+fi
+
+if want python; then
+  if [ -f pyproject.toml ]; then
+    python3 -m pip install -q --no-build-isolation --no-deps --target /tmp/cudist-py . > "$OUT/python.log" 2>&1 &&
+      PYTHONPATH=/tmp/cudist-py python3 -m pytest -q python/tests >> "$OUT/python.log" 2>&1
+    rc=$?; note "python exit $rc: $(tail -1 "$OUT/python.log")"
+    [ $rc -eq 0 ] || status=1
+  fi
+fi
+note "gpu_check status $status"
+exit $status

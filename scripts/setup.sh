@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what building and testing cudist needs, where it is missing: a C++17 compiler, CMake,
+# Ninja, GoogleTest, CLI11, nlohmann-json (Debian/Ubuntu packages) and, for the Python package and
+# its tests, numpy, scipy, pytest, nanobind and scikit-build-core (PyPI). CUDA is optional: with
+# nvcc on PATH (or in /usr/local/cuda/bin) the CUDA backend is built too.
+set -euo pipefail
+
+need_apt=()
+have_pkg() { dpkg -s "$1" >/dev/null 2>&1; }
+for pkg in cmake ninja-build g++ libgtest-dev libcli11-dev nlohmann-json3-dev; do
+  have_pkg "$pkg" || need_apt+=("$pkg")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "setup: installing ${need_apt[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+py_missing=$(python3 - <<'PY'
+import importlib.util
+mods = {"numpy": "numpy", "scipy": "scipy", "pytest": "pytest", "nanobind": "nanobind",
+        "scikit_build_core": "scikit-build-core"}
+print(" ".join(pkg for mod, pkg in mods.items() if importlib.util.find_spec(mod) is None))
+PY
+)
+if [ -n "$py_missing" ]; then
+  echo "setup: pip installing $py_missing"
+  python3 -m pip install -q $py_missing
+fi
