@@ -5,11 +5,15 @@
 # nvcc on PATH (or in /usr/local/cuda/bin) the CUDA backend is built too.
 set -euo pipefail
 
+# What is needed, and how to tell it is already there (a command, or a header where a machine may
+# have it from another source than Debian's package).
 need_apt=()
-have_pkg() { dpkg -s "$1" >/dev/null 2>&1; }
-for pkg in cmake ninja-build g++ libgtest-dev libcli11-dev nlohmann-json3-dev; do
-  have_pkg "$pkg" || need_apt+=("$pkg")
-done
+command -v cmake >/dev/null || need_apt+=(cmake)
+command -v ninja >/dev/null || need_apt+=(ninja-build)
+command -v g++ >/dev/null || need_apt+=(g++)
+[ -f /usr/include/gtest/gtest.h ] || need_apt+=(libgtest-dev)
+[ -f /usr/include/CLI/CLI.hpp ] || need_apt+=(libcli11-dev)
+[ -f /usr/include/nlohmann/json.hpp ] || need_apt+=(nlohmann-json3-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
