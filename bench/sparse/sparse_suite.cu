@@ -26,13 +26,13 @@
 #include "cudist/sparse/generators.hpp"
 #include "cudist/sparse/spmv.hpp"
 
-#define CUDIST_CUSPARSE_TRY(call)                                                          \
-  do {                                                                                     \
-    cusparseStatus_t const cudist_status_ = (call);                                        \
-    if (cudist_status_ != CUSPARSE_STATUS_SUCCESS) {                                       \
-      CUDIST_THROW(::cudist::CudaError, "cuSPARSE error " << cusparseGetErrorString(cudist_status_) \
-                                                          << " in " #call);              \
-    }                                                                                      \
+#define CUDIST_CUSPARSE_TRY(call)                                                                \
+  do {                                                                                           \
+    cusparseStatus_t const cudist_status_ = (call);                                              \
+    if (cudist_status_ != CUSPARSE_STATUS_SUCCESS) {                                             \
+      CUDIST_THROW(::cudist::CudaError,                                                          \
+                   "cuSPARSE error " << cusparseGetErrorString(cudist_status_) << " in " #call); \
+    }                                                                                            \
   } while (0)
 
 namespace cudist::bench {
@@ -90,7 +90,8 @@ void host_reference(CsrMatrix const& a, std::vector<double> const& x, std::vecto
 
 /// Whether y (device, value type T) matches the reference to a few roundings of T per term.
 template <class T>
-bool matches(void const* y_device, std::vector<double> const& want, std::vector<double> const& scale) {
+bool matches(void const* y_device, std::vector<double> const& want,
+             std::vector<double> const& scale) {
   std::vector<T> got(want.size());
   CUDIST_CUDA_TRY(cudaMemcpy(got.data(), y_device, got.size() * sizeof(T), cudaMemcpyDeviceToHost));
   double const eps = sizeof(T) == 4 ? 6e-8 : 1.2e-16;
@@ -103,25 +104,28 @@ bool matches(void const* y_device, std::vector<double> const& want, std::vector<
 /// cuSPARSE's SpMV on the same arrays, with its preprocessing done before timing.
 class CusparseSpmv {
  public:
-  CusparseSpmv(CsrMatrix const& a, void const* x, void* y, cusparseSpMVAlg_t alg, cudaStream_t stream)
+  CusparseSpmv(CsrMatrix const& a, void const* x, void* y, cusparseSpMVAlg_t alg,
+               cudaStream_t stream)
       : alg_(alg), value_type_(a.value_dtype() == DType::kFloat32 ? CUDA_R_32F : CUDA_R_64F) {
-    cusparseIndexType_t const index = a.index_dtype() == DType::kInt32 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
+    cusparseIndexType_t const index =
+        a.index_dtype() == DType::kInt32 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
     CUDIST_CUSPARSE_TRY(cusparseCreate(&handle_));
     CUDIST_CUSPARSE_TRY(cusparseSetStream(handle_, stream));
-    CUDIST_CUSPARSE_TRY(cusparseCreateCsr(&matrix_, a.rows(), a.cols(), a.nnz(),
-                                          const_cast<void*>(a.row_offsets().data()),
-                                          const_cast<void*>(a.col_indices().data()),
-                                          const_cast<void*>(a.values().data()), index, index,
-                                          CUSPARSE_INDEX_BASE_ZERO, value_type_));
+    CUDIST_CUSPARSE_TRY(cusparseCreateCsr(
+        &matrix_, a.rows(), a.cols(), a.nnz(), const_cast<void*>(a.row_offsets().data()),
+        const_cast<void*>(a.col_indices().data()), const_cast<void*>(a.values().data()), index,
+        index, CUSPARSE_INDEX_BASE_ZERO, value_type_));
     CUDIST_CUSPARSE_TRY(cusparseCreateDnVec(&x_, a.cols(), const_cast<void*>(x), value_type_));
     CUDIST_CUSPARSE_TRY(cusparseCreateDnVec(&y_, a.rows(), y, value_type_));
     std::size_t bytes = 0;
     CUDIST_CUSPARSE_TRY(cusparseSpMV_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha(),
-                                                matrix_, x_, beta(), y_, value_type_, alg_, &bytes));
+                                                matrix_, x_, beta(), y_, value_type_, alg_,
+                                                &bytes));
     CUDIST_CUDA_TRY(cudaMalloc(&buffer_, bytes > 0 ? bytes : 1));
     // Preprocessing is cuSPARSE's analysis, as our plan is ours; an algorithm without one says so.
-    cusparseStatus_t const prepared = cusparseSpMV_preprocess(
-        handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha(), matrix_, x_, beta(), y_, value_type_, alg_, buffer_);
+    cusparseStatus_t const prepared =
+        cusparseSpMV_preprocess(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha(), matrix_, x_,
+                                beta(), y_, value_type_, alg_, buffer_);
     if (prepared != CUSPARSE_STATUS_NOT_SUPPORTED) CUDIST_CUSPARSE_TRY(prepared);
   }
   ~CusparseSpmv() {
@@ -135,14 +139,18 @@ class CusparseSpmv {
   CusparseSpmv& operator=(CusparseSpmv const&) = delete;
 
   void run() {
-    CUDIST_CUSPARSE_TRY(cusparseSpMV(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha(), matrix_, x_,
-                                     beta(), y_, value_type_, alg_, buffer_));
+    CUDIST_CUSPARSE_TRY(cusparseSpMV(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha(), matrix_,
+                                     x_, beta(), y_, value_type_, alg_, buffer_));
   }
 
  private:
   // y = 1 * A x + 0 * y, with the scalars in the value type.
-  void const* alpha() const { return value_type_ == CUDA_R_32F ? static_cast<void const*>(&one_f_) : &one_d_; }
-  void const* beta() const { return value_type_ == CUDA_R_32F ? static_cast<void const*>(&zero_f_) : &zero_d_; }
+  void const* alpha() const {
+    return value_type_ == CUDA_R_32F ? static_cast<void const*>(&one_f_) : &one_d_;
+  }
+  void const* beta() const {
+    return value_type_ == CUDA_R_32F ? static_cast<void const*>(&zero_f_) : &zero_d_;
+  }
 
   cusparseSpMVAlg_t alg_;
   cudaDataType value_type_;
@@ -155,7 +163,9 @@ class CusparseSpmv {
 };
 
 char const* algorithm_name(SpmvAlgorithm a) {
-  return a == SpmvAlgorithm::kRowSplit ? "row-split" : a == SpmvAlgorithm::kMergePath ? "merge-path" : "auto";
+  return a == SpmvAlgorithm::kRowSplit    ? "row-split"
+         : a == SpmvAlgorithm::kMergePath ? "merge-path"
+                                          : "auto";
 }
 
 template <class T, class I>
@@ -179,7 +189,8 @@ CaseResult run_case(SparseCase const& c, Options const& options) {
 
   auto const t0 = std::chrono::steady_clock::now();
   sparse::SpmvPlan const plan = sparse::make_spmv_plan(res, a.view());
-  double const plan_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  double const plan_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   auto time_plan = [&](sparse::SpmvPlan const& p) {
     return median_time_us([&](cudaStream_t) { sparse::spmv(res, p, xd.view(), yd.view()); },
                           options.warmup, options.repeats, stream);
@@ -189,16 +200,19 @@ CaseResult run_case(SparseCase const& c, Options const& options) {
 
   std::string kernels;
   for (SpmvAlgorithm forced : {SpmvAlgorithm::kRowSplit, SpmvAlgorithm::kMergePath}) {
-    sparse::SpmvPlan const p = sparse::make_spmv_plan(res, a.view(), {sparse::Operation::kNone, forced, sparse::CsrCheck::kShapeOnly});
+    sparse::SpmvPlan const p = sparse::make_spmv_plan(
+        res, a.view(), {sparse::Operation::kNone, forced, sparse::CsrCheck::kShapeOnly});
     kernels += std::string(", ") + algorithm_name(forced) + format(" %.1f us", time_plan(p));
     result.correct = result.correct && matches<T>(yd.data(), want, scale);
   }
 
   std::string peers;
   bool peer_correct = true;
-  for (auto [alg, name] : {std::pair{CUSPARSE_SPMV_CSR_ALG1, "ALG1"}, {CUSPARSE_SPMV_CSR_ALG2, "ALG2"}}) {
+  for (auto [alg, name] :
+       {std::pair{CUSPARSE_SPMV_CSR_ALG1, "ALG1"}, {CUSPARSE_SPMV_CSR_ALG2, "ALG2"}}) {
     CusparseSpmv peer(a, xd.data(), yd.data(), alg, stream);
-    double const us = median_time_us([&](cudaStream_t) { peer.run(); }, options.warmup, options.repeats, stream);
+    double const us =
+        median_time_us([&](cudaStream_t) { peer.run(); }, options.warmup, options.repeats, stream);
     peer_correct = peer_correct && matches<T>(yd.data(), want, scale);
     result.peer_us = result.peer_us == 0 ? us : std::min(result.peer_us, us);
     peers += std::string(peers.empty() ? "" : ", ") + name + format(" %.1f us", us);
@@ -209,17 +223,20 @@ CaseResult run_case(SparseCase const& c, Options const& options) {
   double const bytes = nnz * (vb + ib) + (rows + 1) * ib + cols * vb + rows * vb;
   I const* offsets = host.row_offsets().data_as<I>();
   double longest = 0;
-  for (std::int64_t r = 0; r < host.rows(); ++r) longest = std::max(longest, double(offsets[r + 1] - offsets[r]));
+  for (std::int64_t r = 0; r < host.rows(); ++r)
+    longest = std::max(longest, double(offsets[r + 1] - offsets[r]));
 
   result.description = c.description;
   result.floor_basis = "DRAM bytes / copy bandwidth";
-  if (options.ceilings.copy_bytes_per_s > 0) result.floor_us = 1e6 * bytes / options.ceilings.copy_bytes_per_s;
-  result.note = format("%.3f M rows, %.2f M nnz, longest row %.0f; ", rows / 1e6, nnz / 1e6, longest) +
-                "auto: " + algorithm_name(plan.algorithm()) + kernels +
-                format("; %.0f GB/s effective (%.1f MB moved)", bytes / result.time_us / 1e3, bytes / 1e6) +
-                format("; x (%.0f KB) starts in DRAM: L2 flushed before every run", cols * vb / 1e3) +
-                format("; plan %.1f ms", plan_ms) + "; cuSPARSE " + peers +
-                (peer_correct ? "" : " (cuSPARSE result WRONG)");
+  if (options.ceilings.copy_bytes_per_s > 0)
+    result.floor_us = 1e6 * bytes / options.ceilings.copy_bytes_per_s;
+  result.note =
+      format("%.3f M rows, %.2f M nnz, longest row %.0f; ", rows / 1e6, nnz / 1e6, longest) +
+      "auto: " + algorithm_name(plan.algorithm()) + kernels +
+      format("; %.0f GB/s effective (%.1f MB moved)", bytes / result.time_us / 1e3, bytes / 1e6) +
+      format("; x (%.0f KB) starts in DRAM: L2 flushed before every run", cols * vb / 1e3) +
+      format("; plan %.1f ms", plan_ms) + "; cuSPARSE " + peers +
+      (peer_correct ? "" : " (cuSPARSE result WRONG)");
   return result;
 }
 
@@ -234,10 +251,12 @@ std::vector<SparseCase> cases(bool quick) {
   std::string const s1_text = "SpMV " + std::to_string(s1) + "^2 1% uniform";
   return {
       {"S1", s1_text + " fp32", [=] { return uniform_random_csr(s1, s1, s1 / 100, 1); }},
-      {"S2", "SpMV R-MAT scale " + std::to_string(scale) + " fp32", [=] { return rmat_csr(scale, 16, 2); }},
+      {"S2", "SpMV R-MAT scale " + std::to_string(scale) + " fp32",
+       [=] { return rmat_csr(scale, 16, 2); }},
       {"S2u", "SpMV " + std::to_string(s2u) + " rows x 16 uniform fp32",
        [=] { return uniform_random_csr(s2u, s2u, 16, 3); }},
-      {"S3", "SpMV Poisson 7-point " + std::to_string(s3) + "^3 fp32", [=] { return poisson3d_csr(s3); }},
+      {"S3", "SpMV Poisson 7-point " + std::to_string(s3) + "^3 fp32",
+       [=] { return poisson3d_csr(s3); }},
       {"S1-fp64", s1_text + " fp64",
        [=] { return uniform_random_csr(s1, s1, s1 / 100, 1, DType::kFloat64); }},
   };

@@ -102,10 +102,12 @@ MtxHeader parse_header(MtxText& text) {
     text.fail("expected the banner '%%MatrixMarket matrix <format> <field> <symmetry>' but found " +
               quoted(line));
   }
-  if (lower(banner[1]) != "matrix") text.fail("object " + quoted(banner[1]) + " is not supported (only 'matrix')");
+  if (lower(banner[1]) != "matrix")
+    text.fail("object " + quoted(banner[1]) + " is not supported (only 'matrix')");
 
   MtxHeader h;
-  std::string const format = lower(banner[2]), field = lower(banner[3]), symmetry = lower(banner[4]);
+  std::string const format = lower(banner[2]), field = lower(banner[3]),
+                    symmetry = lower(banner[4]);
   if (format == "coordinate") {
     h.format = MtxFormat::kCoordinate;
   } else if (format == "array") {
@@ -140,7 +142,8 @@ MtxHeader parse_header(MtxText& text) {
   std::int64_t* const fields[3] = {&h.rows, &h.cols, &h.stored_entries};
   for (std::size_t i = 0; i < sizes.size() && i < wanted; ++i) {
     std::optional<std::int64_t> const v = parse_number<std::int64_t>(sizes[i]);
-    if (!v || *v < 0) text.fail(quoted(sizes[i]) + " on the size line is not a non-negative integer");
+    if (!v || *v < 0)
+      text.fail(quoted(sizes[i]) + " on the size line is not a non-negative integer");
     *fields[i] = *v;
   }
   if (sizes.size() != wanted) {
@@ -203,7 +206,9 @@ void read_entries(MtxText& text, MtxHeader const& h, Emit const& emit) {
       emit(row, col, parse_value(text, tokens[0], h.field));
       if (++row == h.rows) {
         ++col;
-        row = h.symmetry == MtxSymmetry::kGeneral ? 0 : col + (h.symmetry == MtxSymmetry::kSkewSymmetric);
+        row = h.symmetry == MtxSymmetry::kGeneral
+                  ? 0
+                  : col + (h.symmetry == MtxSymmetry::kSkewSymmetric);
       }
       continue;
     }
@@ -221,7 +226,8 @@ void read_entries(MtxText& text, MtxHeader const& h, Emit const& emit) {
     emit(i, j, fields == 2 ? 1.0 : parse_value(text, tokens[2], h.field));
   }
   if (text.next_data(line)) {
-    text.fail("more entries than the " + std::to_string(h.stored_entries) + " the size line announces");
+    text.fail("more entries than the " + std::to_string(h.stored_entries) +
+              " the size line announces");
   }
 }
 
@@ -231,7 +237,8 @@ template <class T>
 void append_number(std::string& out, T value) {
   char buffer[32];
   int const digits = sizeof(T) == 4 ? 9 : 17;
-  auto const result = std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::general, digits);
+  auto const result =
+      std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::general, digits);
   out.append(buffer, result.ptr);
 }
 
@@ -254,7 +261,8 @@ sparse::Triplets read_matrix_market_triplets(std::string const& path) {
   sparse::Triplets t;
   t.rows = h.rows;
   t.cols = h.cols;
-  std::size_t const capacity = static_cast<std::size_t>(h.stored_entries) * (h.symmetry == MtxSymmetry::kGeneral ? 1 : 2);
+  std::size_t const capacity =
+      static_cast<std::size_t>(h.stored_entries) * (h.symmetry == MtxSymmetry::kGeneral ? 1 : 2);
   t.row.reserve(capacity);
   t.col.reserve(capacity);
   t.value.reserve(capacity);
@@ -271,7 +279,8 @@ sparse::Triplets read_matrix_market_triplets(std::string const& path) {
   return t;
 }
 
-sparse::CsrMatrix read_matrix_market(std::string const& path, DType value_dtype, DType index_dtype) {
+sparse::CsrMatrix read_matrix_market(std::string const& path, DType value_dtype,
+                                     DType index_dtype) {
   return sparse::to_csr(read_matrix_market_triplets(path), value_dtype, index_dtype);
 }
 
@@ -299,7 +308,8 @@ void write_matrix_market(std::string const& path, sparse::CsrView const& a) {
     auto const* values = static_cast<T const*>(host.values);
     for (std::int64_t r = 0; r < a.rows; ++r) {
       for (I k = offsets[r]; k < offsets[r + 1]; ++k) {
-        text += std::to_string(r + 1) + " " + std::to_string(static_cast<std::int64_t>(cols[k]) + 1) + " ";
+        text += std::to_string(r + 1) + " " +
+                std::to_string(static_cast<std::int64_t>(cols[k]) + 1) + " ";
         append_number(text, values[k]);
         text += "\n";
       }
@@ -310,9 +320,11 @@ void write_matrix_market(std::string const& path, sparse::CsrView const& a) {
 
 void write_matrix_market(std::string const& path, ConstMatrixView m) {
   constexpr char const* who = "write_matrix_market";
-  CUDIST_EXPECTS(m.dtype == DType::kFloat32 || m.dtype == DType::kFloat64,
-                 who << ": dtype " << dtype_name(m.dtype) << " is not supported; use float32 or float64");
-  CUDIST_EXPECTS(m.rows >= 0 && m.cols >= 0, who << ": negative shape (" << m.rows << ", " << m.cols << ")");
+  CUDIST_EXPECTS(
+      m.dtype == DType::kFloat32 || m.dtype == DType::kFloat64,
+      who << ": dtype " << dtype_name(m.dtype) << " is not supported; use float32 or float64");
+  CUDIST_EXPECTS(m.rows >= 0 && m.cols >= 0,
+                 who << ": negative shape (" << m.rows << ", " << m.cols << ")");
   Array const host = Array::copy_of(m, Device::cpu());  // dense, in host memory
   std::string text = "%%MatrixMarket matrix array real general\n% written by cudist\n" +
                      std::to_string(m.rows) + " " + std::to_string(m.cols) + "\n";

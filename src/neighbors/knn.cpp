@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
 #include "core/detail/memory.hpp"
 #include "core/detail/validate_view.hpp"
@@ -58,6 +59,8 @@ void run_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatr
              MatrixView indices, KnnOptions const& options, bool self, bool exclude_self) {
   validate_k(who, k, batch, exclude_self, options.pad);
   if (x.rows == 0) return;
+  require_device(res.device, who);
+  cudist::detail::ScopedDevice const device_scope(res.device);
   PlannedSelect const planned = neighbors::detail::plan_select(
       who, res, x, y, batch, metric, options.params, self, exclude_self);
   std::optional<Array> d_stage, i_stage;

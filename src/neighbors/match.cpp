@@ -1,6 +1,7 @@
 // API layer of match and match_batched: validate the criteria and inputs, plan, run.
 #include <cmath>
 
+#include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "neighbors/detail/backend.hpp"
@@ -23,6 +24,8 @@ neighbors::detail::MatchCriteria validated_criteria(char const* who, Metric metr
 MatchResult run_match(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
                       Batch const& batch, Metric metric, MatchOptions const& options) {
   neighbors::detail::MatchCriteria const criteria = validated_criteria(who, metric, options);
+  require_device(res.device, who);
+  cudist::detail::ScopedDevice const device_scope(res.device);
   neighbors::detail::PlannedSelect const planned = neighbors::detail::plan_select(
       who, res, x, y, batch, metric, options.params, false, false);
   if (res.device.is_cuda()) {

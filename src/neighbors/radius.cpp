@@ -1,6 +1,7 @@
 // API layer of radius: validate the radius and inputs, plan, run.
 #include <cmath>
 
+#include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "neighbors/detail/backend.hpp"
@@ -17,6 +18,8 @@ RadiusResult radius(Resources const& res, ConstMatrixView x, ConstMatrixView y, 
   } else {
     CUDIST_EXPECTS(r >= 0, who << ": r = " << r << "; the radius must be >= 0");
   }
+  require_device(res.device, who);
+  cudist::detail::ScopedDevice const device_scope(res.device);
   neighbors::detail::PlannedSelect const planned = neighbors::detail::plan_select(
       who, res, x, y, neighbors::detail::whole(x, y), metric, params, false, false);
   if (res.device.is_cuda()) {

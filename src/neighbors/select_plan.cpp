@@ -5,7 +5,6 @@
 #include <optional>
 #include <utility>
 
-#include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
 #include "core/detail/memory.hpp"
 #include "core/detail/validate_view.hpp"
@@ -74,8 +73,6 @@ std::int64_t fewest_candidates(Batch const& batch, bool exclude_self) {
 PlannedSelect plan_select(char const* who, Resources const& res, ConstMatrixView x,
                           ConstMatrixView y, Batch const& batch, Metric metric,
                           MetricParams const& params, bool self, bool exclude_self) {
-  require_device(res.device, who);
-  cudist::detail::ScopedDevice const device_scope(res.device);
   PlannedSelect planned;
   std::optional<Array> x_stage, y_stage;
   ConstMatrixView const xs = cudist::detail::staged(x, res.device, res.stream, x_stage);

@@ -19,8 +19,8 @@ bool is_value_dtype(DType t) { return t == DType::kFloat32 || t == DType::kFloat
 
 void check_array(char const* who, char const* name, void const* p, std::int64_t n, DType dtype) {
   if (n == 0) return;
-  CUDIST_EXPECTS(p != nullptr, who << ": A's " << name << " is null but must hold " << n
-                                   << " entries");
+  CUDIST_EXPECTS(p != nullptr,
+                 who << ": A's " << name << " is null but must hold " << n << " entries");
   CUDIST_EXPECTS(reinterpret_cast<std::uintptr_t>(p) % size_of(dtype) == 0,
                  who << ": A's " << name << " pointer is not aligned to its " << size_of(dtype)
                      << "-byte " << dtype_name(dtype) << " elements");
@@ -29,8 +29,8 @@ void check_array(char const* who, char const* name, void const* p, std::int64_t 
 [[noreturn]] void throw_violation(char const* who, CsrView const& a, CsrViolation const& v) {
   switch (v.kind) {
     case CsrViolation::Kind::kFirstOffset:
-      CUDIST_THROW(InvalidArgument, who << ": A's row_offsets[0] = " << v.value
-                                        << " but must be 0");
+      CUDIST_THROW(InvalidArgument,
+                   who << ": A's row_offsets[0] = " << v.value << " but must be 0");
     case CsrViolation::Kind::kLastOffset:
       CUDIST_THROW(InvalidArgument, who << ": A's row_offsets[" << a.rows << "] = " << v.value
                                         << " but must equal nnz = " << a.nnz);
@@ -51,9 +51,9 @@ void check_array(char const* who, char const* name, void const* p, std::int64_t 
 
 void check_csr_dims(char const* who, std::int64_t rows, std::int64_t cols, std::int64_t nnz,
                     DType value_dtype, DType index_dtype) {
-  CUDIST_EXPECTS(rows >= 0 && cols >= 0 && nnz >= 0,
-                 who << ": A has a negative shape (rows " << rows << ", cols " << cols << ", nnz "
-                     << nnz << ")");
+  CUDIST_EXPECTS(rows >= 0 && cols >= 0 && nnz >= 0, who << ": A has a negative shape (rows "
+                                                         << rows << ", cols " << cols << ", nnz "
+                                                         << nnz << ")");
   CUDIST_EXPECTS(is_index_dtype(index_dtype), who << ": A's index dtype is "
                                                   << dtype_name(index_dtype)
                                                   << "; use int32 or int64");
@@ -88,9 +88,8 @@ Memory check_csr(char const* who, Resources const& res, CsrView const& a, CsrChe
   if (check == CsrCheck::kShapeOnly || a.rows == 0) return memory;
   CsrView resolved = a;
   resolved.memory = memory;
-  CsrViolation const v = memory == Memory::kDevice
-                             ? cuda::find_csr_violation(resolved, res.stream)
-                             : cpu::find_csr_violation(resolved);
+  CsrViolation const v = memory == Memory::kDevice ? cuda::find_csr_violation(resolved, res.stream)
+                                                   : cpu::find_csr_violation(resolved);
   if (v.kind != CsrViolation::Kind::kNone) throw_violation(who, a, v);
   return memory;
 }
@@ -107,6 +106,8 @@ CsrMatrix CsrMatrix::allocate(std::int64_t rows, std::int64_t cols, std::int64_t
   CsrMatrix m;
   m.rows_ = rows;
   m.cols_ = cols;
+  m.value_dtype_ = value_dtype;
+  m.index_dtype_ = index_dtype;
   m.row_offsets_ = Array::allocate(1, rows + 1, index_dtype, device, stream);
   m.col_indices_ = Array::allocate(1, nnz, index_dtype, device, stream);
   m.values_ = Array::allocate(1, nnz, value_dtype, device, stream);
@@ -140,8 +141,8 @@ CsrView CsrMatrix::view() const {
   v.row_offsets = row_offsets_.data();
   v.col_indices = col_indices_.data();
   v.values = values_.data();
-  v.index_dtype = row_offsets_.dtype();
-  v.value_dtype = values_.dtype();
+  v.index_dtype = index_dtype_;
+  v.value_dtype = value_dtype_;
   v.memory = row_offsets_.memory();
   return v;
 }

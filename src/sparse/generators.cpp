@@ -29,7 +29,9 @@ class Stream {
   Stream(std::uint64_t seed, std::uint64_t id) : state_(splitmix64(seed) ^ splitmix64(~id)) {}
   std::uint64_t next() { return splitmix64(state_++); }
   /// Uniform in [0, n).
-  std::int64_t below(std::int64_t n) { return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n)); }
+  std::int64_t below(std::int64_t n) {
+    return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n));
+  }
   /// Uniform in [0, 1).
   double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
   /// A non-zero integer in [-8, 8].
@@ -81,7 +83,8 @@ CsrMatrix build_rows(std::int64_t rows, std::int64_t cols, std::vector<std::int6
                      DType value_dtype, DType index_dtype, FillRow const& fill_row) {
   std::vector<std::int64_t> offsets(rows + 1, 0);
   std::partial_sum(lengths.begin(), lengths.end(), offsets.begin() + 1);
-  CsrMatrix m = CsrMatrix::allocate(rows, cols, offsets[rows], value_dtype, index_dtype, Device::cpu());
+  CsrMatrix m =
+      CsrMatrix::allocate(rows, cols, offsets[rows], value_dtype, index_dtype, Device::cpu());
   detail::with_csr_types(value_dtype, index_dtype, [&](auto value_tag, auto index_tag) {
     using T = typename decltype(value_tag)::type;
     using I = typename decltype(index_tag)::type;
@@ -107,8 +110,8 @@ CsrMatrix build_rows(std::int64_t rows, std::int64_t cols, std::vector<std::int6
 CsrMatrix uniform_random_csr(std::int64_t rows, std::int64_t cols, std::int64_t nnz_per_row,
                              std::uint64_t seed, DType value_dtype, DType index_dtype) {
   CUDIST_EXPECTS(nnz_per_row >= 0 && nnz_per_row <= cols,
-                 "uniform_random_csr: nnz_per_row = " << nnz_per_row << " must be in [0, cols = "
-                                                      << cols << "]");
+                 "uniform_random_csr: nnz_per_row = " << nnz_per_row
+                                                      << " must be in [0, cols = " << cols << "]");
   CUDIST_EXPECTS(rows >= 0 && rows <= INT64_MAX / (nnz_per_row > 0 ? nnz_per_row : 1),
                  "uniform_random_csr: rows = " << rows << " is out of range");
   detail::check_csr_dims("uniform_random_csr", rows, cols, rows * nnz_per_row, value_dtype,
@@ -120,8 +123,8 @@ CsrMatrix uniform_random_csr(std::int64_t rows, std::int64_t cols, std::int64_t 
   });
 }
 
-CsrMatrix rmat_csr(int scale, std::int64_t edge_factor, std::uint64_t seed, RmatParams const& params,
-                   DType value_dtype, DType index_dtype) {
+CsrMatrix rmat_csr(int scale, std::int64_t edge_factor, std::uint64_t seed,
+                   RmatParams const& params, DType value_dtype, DType index_dtype) {
   CUDIST_EXPECTS(scale >= 0 && scale <= 40, "rmat_csr: scale = " << scale << " must be in [0, 40]");
   CUDIST_EXPECTS(edge_factor >= 0, "rmat_csr: edge_factor = " << edge_factor << " is negative");
   double const d = 1.0 - params.a - params.b - params.c;
@@ -170,7 +173,7 @@ CsrMatrix poisson3d_csr(std::int64_t n, DType value_dtype, DType index_dtype) {
   std::int64_t const step[7] = {-plane, -n, -1, 0, 1, n, plane};
   auto const inside = [n](std::int64_t r, int s) {
     std::int64_t const coord[3] = {r / (n * n), (r / n) % n, r % n};  // z, y, x
-    int const axis = s < 3 ? s : 6 - s;                               // -z/+z: 0, -y/+y: 1, -x/+x: 2
+    int const axis = s < 3 ? s : 6 - s;  // -z/+z: 0, -y/+y: 1, -x/+x: 2
     if (s == 3) return true;
     return s < 3 ? coord[axis] > 0 : coord[axis] < n - 1;
   };

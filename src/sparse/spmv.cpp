@@ -25,11 +25,10 @@ void enter(Resources const& res) {
   cudist::detail::ScopedDevice const device_scope(res.device);
 }
 
-SpmvPlan::State const& checked_state(char const* who, Resources const& res,
-                                     SpmvPlan const& plan) {
-  CUDIST_EXPECTS(plan.device() == res.device,
-                 who << ": the plan was made for " << plan.device().str() << " but res.device is "
-                     << res.device.str());
+SpmvPlan::State const& checked_state(char const* who, Resources const& res, SpmvPlan const& plan) {
+  CUDIST_EXPECTS(plan.device() == res.device, who << ": the plan was made for "
+                                                  << plan.device().str() << " but res.device is "
+                                                  << res.device.str());
   return plan.state();
 }
 
@@ -41,17 +40,17 @@ struct Operand {
 };
 
 void check_dense(char const* who, char const* name, ConstMatrixView v, SpmvPlan const& plan) {
-  CUDIST_EXPECTS(v.dtype == plan.value_dtype(), who << ": " << name << " is "
-                                                    << dtype_name(v.dtype) << " but A is "
+  CUDIST_EXPECTS(v.dtype == plan.value_dtype(), who << ": " << name << " is " << dtype_name(v.dtype)
+                                                    << " but A is "
                                                     << dtype_name(plan.value_dtype()));
-  CUDIST_EXPECTS(v.stride >= v.cols || v.rows <= 1,
-                 who << ": " << name << " has row stride " << v.stride << " < its " << v.cols
-                     << " columns");
+  CUDIST_EXPECTS(v.stride >= v.cols || v.rows <= 1, who << ": " << name << " has row stride "
+                                                        << v.stride << " < its " << v.cols
+                                                        << " columns");
   if (v.empty()) return;
   CUDIST_EXPECTS(v.data != nullptr, who << ": " << name << " is a null pointer");
-  CUDIST_EXPECTS(reinterpret_cast<std::uintptr_t>(v.data) % size_of(v.dtype) == 0,
-                 who << ": " << name << " is not aligned to its " << size_of(v.dtype)
-                     << "-byte elements");
+  CUDIST_EXPECTS(
+      reinterpret_cast<std::uintptr_t>(v.data) % size_of(v.dtype) == 0,
+      who << ": " << name << " is not aligned to its " << size_of(v.dtype) << "-byte elements");
   Memory const wanted = memory_of(plan.device());
   CUDIST_EXPECTS(cudist::detail::resolve_memory(v.data, v.memory) == wanted,
                  who << ": " << name << " is in " << (wanted == Memory::kHost ? "device" : "host")
@@ -76,10 +75,10 @@ Operand matrix_operand(char const* who, char const* name, ConstMatrixView v, std
   bool const row_major = layout == Layout::kRowMajor;
   std::int64_t const v_rows = row_major ? v.rows : v.cols;  // rows of the operand, not the view
   std::int64_t const v_cols = row_major ? v.cols : v.rows;
-  CUDIST_EXPECTS(v_rows == rows, who << ": " << name << " has " << v_rows << " rows but op(A) needs "
-                                     << rows << (row_major ? "" : " (column-major: view columns)"));
-  CUDIST_EXPECTS(n < 0 || v_cols == n,
-                 who << ": X has " << n << " columns but Y has " << v_cols);
+  CUDIST_EXPECTS(v_rows == rows, who << ": " << name << " has " << v_rows
+                                     << " rows but op(A) needs " << rows
+                                     << (row_major ? "" : " (column-major: view columns)"));
+  CUDIST_EXPECTS(n < 0 || v_cols == n, who << ": X has " << n << " columns but Y has " << v_cols);
   n = v_cols;
   check_dense(who, name, v, plan);
   return row_major ? Operand{v.data, v.stride, 1} : Operand{v.data, 1, v.stride};
@@ -145,15 +144,14 @@ SpmvPlan make_spmv_plan(Resources const& res, CsrView const& a, SpmvPlanOptions 
                          : detail::cpu::transpose(state->a);
     state->a = state->storage.view();
   }
-  state->analysis = res.device.is_cuda()
-                        ? detail::cuda::analyse_spmv(state->a, options.algorithm, res.device,
-                                                     res.stream)
-                        : detail::cpu::analyse_spmv(state->a, options.algorithm);
+  state->analysis = res.device.is_cuda() ? detail::cuda::analyse_spmv(state->a, options.algorithm,
+                                                                      res.device, res.stream)
+                                         : detail::cpu::analyse_spmv(state->a, options.algorithm);
   return SpmvPlan(std::move(state));
 }
 
-void spmv(Resources const& res, SpmvPlan const& plan, ConstMatrixView x, MatrixView y,
-          double alpha, double beta) {
+void spmv(Resources const& res, SpmvPlan const& plan, ConstMatrixView x, MatrixView y, double alpha,
+          double beta) {
   SpmvPlan::State const& state = checked_state("spmv", res, plan);
   SpmvProblem p = vector_problem("spmv", plan, x, y, SemiringKind::kPlusTimes);
   p.alpha = alpha;
@@ -166,8 +164,8 @@ void spmv(Resources const& res, CsrView const& a, ConstMatrixView x, MatrixView 
   spmv(res, make_spmv_plan(res, a, {op}), x, y, alpha, beta);
 }
 
-void spmm(Resources const& res, SpmvPlan const& plan, ConstMatrixView x, MatrixView y,
-          double alpha, double beta, Layout layout) {
+void spmm(Resources const& res, SpmvPlan const& plan, ConstMatrixView x, MatrixView y, double alpha,
+          double beta, Layout layout) {
   SpmvPlan::State const& state = checked_state("spmm", res, plan);
   std::int64_t n = -1;
   Operand const xo = matrix_operand("spmm", "X", x, plan.cols(), layout, plan, n);

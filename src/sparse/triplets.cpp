@@ -46,7 +46,8 @@ CsrMatrix to_csr_typed(Triplets const& t, DType value_dtype, DType index_dtype, 
 #pragma omp parallel for schedule(dynamic, 256)
   for (std::int64_t r = 0; r < t.rows; ++r) {
     auto const first = order.begin() + starts[r], last = order.begin() + starts[r + 1];
-    std::stable_sort(first, last, [&](std::int64_t a, std::int64_t b) { return t.col[a] < t.col[b]; });
+    std::stable_sort(first, last,
+                     [&](std::int64_t a, std::int64_t b) { return t.col[a] < t.col[b]; });
     std::int64_t distinct = 0;
     for (auto it = first; it != last; ++it) {
       if (it == first || t.col[*it] != t.col[*(it - 1)]) ++distinct;
@@ -55,8 +56,8 @@ CsrMatrix to_csr_typed(Triplets const& t, DType value_dtype, DType index_dtype, 
   }
   std::partial_sum(unique.begin(), unique.end(), unique.begin());
 
-  CsrMatrix m = CsrMatrix::allocate(t.rows, t.cols, unique[t.rows], value_dtype, index_dtype,
-                                    Device::cpu());
+  CsrMatrix m =
+      CsrMatrix::allocate(t.rows, t.cols, unique[t.rows], value_dtype, index_dtype, Device::cpu());
   I* offsets = m.row_offsets().data_as<I>();
   I* cols = m.col_indices().data_as<I>();
   T* values = m.values().data_as<T>();
@@ -106,8 +107,9 @@ CsrMatrix to_csr(Triplets const& t, DType value_dtype, DType index_dtype, Duplic
 
 Array to_dense(Triplets const& t, DType dtype, double missing, Duplicates duplicates) {
   check_triplets("to_dense", t);
-  CUDIST_EXPECTS(dtype == DType::kFloat32 || dtype == DType::kFloat64,
-                 "to_dense: dtype " << dtype_name(dtype) << " is not supported; use float32 or float64");
+  CUDIST_EXPECTS(
+      dtype == DType::kFloat32 || dtype == DType::kFloat64,
+      "to_dense: dtype " << dtype_name(dtype) << " is not supported; use float32 or float64");
   if (dtype == DType::kFloat32) return to_dense_typed<float>(t, dtype, missing, duplicates);
   return to_dense_typed<double>(t, dtype, missing, duplicates);
 }

@@ -40,7 +40,8 @@ TEST(Generators, UniformRandomHasExactRowLengthsAndIsReproducible) {
     for (std::int64_t length : row_lengths(a)) EXPECT_EQ(length, per_row);
     expect_sorted_distinct_columns(a);
     for (double v : a.values) EXPECT_TRUE(v != 0 && v >= -8 && v <= 8 && v == static_cast<int>(v));
-    reference::Csr const again = test::from_library(sparse::uniform_random_csr(300, 100, per_row, 42));
+    reference::Csr const again =
+        test::from_library(sparse::uniform_random_csr(300, 100, per_row, 42));
     EXPECT_EQ(again.col_indices, a.col_indices);
     EXPECT_EQ(again.values, a.values);
   }
@@ -60,7 +61,8 @@ TEST(Generators, RmatRowsFollowAPowerLaw) {
   std::int64_t const longest = *std::max_element(lengths.begin(), lengths.end());
   EXPECT_GT(empty, 4096 / 10) << "many vertices have no out-edge";
   EXPECT_GT(longest, 20 * m.nnz() / 4096) << "hubs hold many times the mean";
-  reference::Csr const again = test::from_library(sparse::rmat_csr(12, 16, 7, {}, DType::kFloat64, DType::kInt64));
+  reference::Csr const again =
+      test::from_library(sparse::rmat_csr(12, 16, 7, {}, DType::kFloat64, DType::kInt64));
   EXPECT_EQ(again.col_indices, a.col_indices);
 }
 
@@ -80,26 +82,26 @@ TEST(Generators, PoissonIsTheSevenPointLaplacian) {
     }
     EXPECT_EQ(sum, 6.0 - neighbours);
   }
-  EXPECT_EQ(row_lengths(a)[0], 4);       // a corner: three neighbours
-  EXPECT_EQ(row_lengths(a)[21], 7);      // (1, 1, 1): interior
+  EXPECT_EQ(row_lengths(a)[0], 4);   // a corner: three neighbours
+  EXPECT_EQ(row_lengths(a)[21], 7);  // (1, 1, 1): interior
 }
 
 TEST(KernelChoice, MatchesTheBenchmarkCases) {
-  using sparse::detail::cuda::choose_spmv_algorithm;
-  using sparse::detail::cuda::RowStats;
-  using sparse::detail::cuda::row_split_group_size;
   using sparse::SpmvAlgorithm;
-  RowStats const s1{52000, 52000 * 520, 575};          // 1% uniform: long, even rows
-  RowStats const s2{1 << 22, 60'000'000, 150'000};     // R-MAT: hubs and empty rows
-  RowStats const s2u{1 << 22, 16 << 22, 16};           // 16 per row
-  RowStats const s3{4'096'000, 28'518'400, 7};         // 7-point stencil
+  using sparse::detail::cuda::choose_spmv_algorithm;
+  using sparse::detail::cuda::row_split_group_size;
+  using sparse::detail::cuda::RowStats;
+  RowStats const s1{52000, 52000 * 520, 575};       // 1% uniform: long, even rows
+  RowStats const s2{1 << 22, 60'000'000, 150'000};  // R-MAT: hubs and empty rows
+  RowStats const s2u{1 << 22, 16 << 22, 16};        // 16 per row
+  RowStats const s3{4'096'000, 28'518'400, 7};      // 7-point stencil
   EXPECT_EQ(choose_spmv_algorithm(s1), SpmvAlgorithm::kRowSplit);
   EXPECT_EQ(choose_spmv_algorithm(s2), SpmvAlgorithm::kMergePath);
   EXPECT_EQ(choose_spmv_algorithm(s2u), SpmvAlgorithm::kMergePath);
   EXPECT_EQ(choose_spmv_algorithm(s3), SpmvAlgorithm::kMergePath);
   EXPECT_EQ(choose_spmv_algorithm(RowStats{}), SpmvAlgorithm::kMergePath);
   EXPECT_EQ(row_split_group_size(s1, 4), 32);
-  EXPECT_EQ(row_split_group_size(s2u, 4), 4);   // 19 elements at worst = 5 chunks: 4 lanes x 2
+  EXPECT_EQ(row_split_group_size(s2u, 4), 4);  // 19 elements at worst = 5 chunks: 4 lanes x 2
   EXPECT_EQ(row_split_group_size(s3, 4), 2);
   EXPECT_EQ(row_split_group_size(s3, 1), 4);
 }

@@ -62,7 +62,8 @@ TEST(MatrixMarket, ReadsTheShippedMatricesAsScipyDoes) {
     double sum;  // scipy: mmread(file).sum()
   };
   Expected const cases[] = {
-      {"uscounties.mtx", MtxField::kReal, MtxSymmetry::kSymmetric, 3111, 9101, 18202, 3056.1603729943445},
+      {"uscounties.mtx", MtxField::kReal, MtxSymmetry::kSymmetric, 3111, 9101, 18202,
+       3056.1603729943445},
       {"pores_1.mtx", MtxField::kReal, MtxSymmetry::kGeneral, 30, 180, 180, -35697276.968105078},
       {"lund_a.mtx", MtxField::kReal, MtxSymmetry::kSymmetric, 147, 1298, 2449, 18825992055.572708},
       {"jgl009.mtx", MtxField::kPattern, MtxSymmetry::kGeneral, 9, 50, 50, 50},
@@ -179,7 +180,8 @@ TEST(MatrixMarket, ReportsEveryMalformedFileWithItsLine) {
                    "above the diagonal");
   expect_malformed("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 1.0\n", 3,
                    "not below the diagonal");
-  expect_malformed("%%MatrixMarket matrix array real general\n2 1\n1\n", 3, "ends after 1 of the 2");
+  expect_malformed("%%MatrixMarket matrix array real general\n2 1\n1\n", 3,
+                   "ends after 1 of the 2");
   EXPECT_THROW(io::read_matrix_market("/nonexistent/missing.mtx"), FileError);
 }
 
@@ -187,7 +189,8 @@ TEST(MatrixMarket, WriterRoundTripsExactly) {
   for (test::SparseTypes const t : test::all_sparse_types()) {
     SCOPED_TRACE(test::types_name(t));
     reference::Csr a = test::random_ragged(37, 23, 9, 5);
-    for (std::size_t k = 0; k < a.values.size(); ++k) a.values[k] = std::ldexp(a.values[k], -int(k % 40)) / 3.0;
+    for (std::size_t k = 0; k < a.values.size(); ++k)
+      a.values[k] = std::ldexp(a.values[k], -int(k % 40)) / 3.0;
     sparse::CsrMatrix const m = test::to_library(a, t);
     std::string const path = file_with("round.mtx", "");
     io::write_matrix_market(path, m.view());
@@ -200,7 +203,8 @@ TEST(MatrixMarket, WriterRoundTripsExactly) {
         EXPECT_EQ(back.row[e], r);
         EXPECT_EQ(back.col[e], want.col_indices[k]);
         // float32 values are written with 9 digits: exact once read back into a float.
-        double const read = t.value == DType::kFloat32 ? static_cast<float>(back.value[e]) : back.value[e];
+        double const read =
+            t.value == DType::kFloat32 ? static_cast<float>(back.value[e]) : back.value[e];
         EXPECT_EQ(read, want.values[k]) << "entry " << e;
       }
     }
@@ -225,8 +229,9 @@ TEST(Triplets, ConvertWithSumOrMinAndCheckRange) {
   t.value = {4.0, 1.0, -6.0, 2.0};
   EXPECT_EQ(test::to_doubles(sparse::to_dense(t).view()), (std::vector<double>{0, 1, 0, 2, 0, -2}));
   double const inf = std::numeric_limits<double>::infinity();
-  EXPECT_EQ(test::to_doubles(sparse::to_dense(t, DType::kFloat32, inf, sparse::Duplicates::kMin).view()),
-            (std::vector<double>{inf, 1, inf, 2, inf, -6}));
+  EXPECT_EQ(
+      test::to_doubles(sparse::to_dense(t, DType::kFloat32, inf, sparse::Duplicates::kMin).view()),
+      (std::vector<double>{inf, 1, inf, 2, inf, -6}));
   reference::Csr const c = test::from_library(sparse::to_csr(t, DType::kFloat64, DType::kInt64));
   EXPECT_EQ(c.offsets, (std::vector<std::int64_t>{0, 1, 3}));
   EXPECT_EQ(c.col_indices, (std::vector<std::int64_t>{1, 0, 2}));

@@ -41,10 +41,18 @@ inline std::vector<SparseTypes> all_sparse_types() {
 inline void fill(Array& a, std::vector<double> const& v) {
   for (std::size_t i = 0; i < v.size(); ++i) {
     switch (a.dtype()) {
-      case DType::kFloat32: a.data_as<float>()[i] = static_cast<float>(v[i]); break;
-      case DType::kFloat64: a.data_as<double>()[i] = v[i]; break;
-      case DType::kInt32: a.data_as<std::int32_t>()[i] = static_cast<std::int32_t>(v[i]); break;
-      default: a.data_as<std::int64_t>()[i] = static_cast<std::int64_t>(v[i]); break;
+      case DType::kFloat32:
+        a.data_as<float>()[i] = static_cast<float>(v[i]);
+        break;
+      case DType::kFloat64:
+        a.data_as<double>()[i] = v[i];
+        break;
+      case DType::kInt32:
+        a.data_as<std::int32_t>()[i] = static_cast<std::int32_t>(v[i]);
+        break;
+      default:
+        a.data_as<std::int64_t>()[i] = static_cast<std::int64_t>(v[i]);
+        break;
     }
   }
 }
@@ -76,7 +84,8 @@ inline Array backend_array(std::vector<double> const& v, std::int64_t rows, std:
 /// A host CSR matrix with the reference's entries.
 inline sparse::CsrMatrix to_library(reference::Csr const& a, SparseTypes t) {
   auto const nnz = static_cast<std::int64_t>(a.values.size());
-  sparse::CsrMatrix m = sparse::CsrMatrix::allocate(a.rows, a.cols, nnz, t.value, t.index, Device::cpu());
+  sparse::CsrMatrix m =
+      sparse::CsrMatrix::allocate(a.rows, a.cols, nnz, t.value, t.index, Device::cpu());
   fill(m.row_offsets(), std::vector<double>(a.offsets.begin(), a.offsets.end()));
   fill(m.col_indices(), std::vector<double>(a.col_indices.begin(), a.col_indices.end()));
   fill(m.values(), a.values);
@@ -95,14 +104,19 @@ inline reference::Csr from_library(sparse::CsrMatrix const& m) {
   a.cols = m.cols();
   auto read = [](Array const& arr, std::int64_t i) -> double {
     switch (arr.dtype()) {
-      case DType::kFloat32: return arr.data_as<float>()[i];
-      case DType::kFloat64: return arr.data_as<double>()[i];
-      case DType::kInt32: return arr.data_as<std::int32_t>()[i];
-      default: return static_cast<double>(arr.data_as<std::int64_t>()[i]);
+      case DType::kFloat32:
+        return arr.data_as<float>()[i];
+      case DType::kFloat64:
+        return arr.data_as<double>()[i];
+      case DType::kInt32:
+        return arr.data_as<std::int32_t>()[i];
+      default:
+        return static_cast<double>(arr.data_as<std::int64_t>()[i]);
     }
   };
   a.offsets.assign(m.rows() + 1, 0);
-  for (std::int64_t i = 0; i <= m.rows(); ++i) a.offsets[i] = static_cast<std::int64_t>(read(m.row_offsets(), i));
+  for (std::int64_t i = 0; i <= m.rows(); ++i)
+    a.offsets[i] = static_cast<std::int64_t>(read(m.row_offsets(), i));
   for (std::int64_t k = 0; k < m.nnz(); ++k) {
     a.col_indices.push_back(static_cast<std::int64_t>(read(m.col_indices(), k)));
     a.values.push_back(read(m.values(), k));
@@ -145,7 +159,8 @@ inline reference::Csr random_ragged(std::int64_t rows, std::int64_t cols, int ma
 inline reference::Csr one_heavy_row(std::int64_t rows, std::int64_t cols, std::int64_t heavy,
                                     std::int64_t heavy_nnz, std::uint64_t seed) {
   reference::Csr const light = random_ragged(rows, cols, 3, seed);
-  std::vector<double> const cols_of_heavy = random_integers(heavy_nnz, 0, static_cast<int>(cols - 1), seed + 1);
+  std::vector<double> const cols_of_heavy =
+      random_integers(heavy_nnz, 0, static_cast<int>(cols - 1), seed + 1);
   reference::Csr a;
   a.rows = rows;
   a.cols = cols;
@@ -192,14 +207,18 @@ inline std::vector<sparse::SpmvAlgorithm> backend_algorithms() {
 
 inline char const* algorithm_name(sparse::SpmvAlgorithm a) {
   switch (a) {
-    case sparse::SpmvAlgorithm::kAuto: return "auto";
-    case sparse::SpmvAlgorithm::kRowSplit: return "row-split";
-    default: return "merge-path";
+    case sparse::SpmvAlgorithm::kAuto:
+      return "auto";
+    case sparse::SpmvAlgorithm::kRowSplit:
+      return "row-split";
+    default:
+      return "merge-path";
   }
 }
 
 /// Index of the first element where got != want (NaN == NaN), or -1.
-inline std::int64_t first_mismatch(std::vector<double> const& got, std::vector<double> const& want) {
+inline std::int64_t first_mismatch(std::vector<double> const& got,
+                                   std::vector<double> const& want) {
   if (got.size() != want.size()) return 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     bool const same = got[i] == want[i] || (std::isnan(got[i]) && std::isnan(want[i]));
@@ -211,14 +230,13 @@ inline std::int64_t first_mismatch(std::vector<double> const& got, std::vector<d
 }  // namespace cudist::test
 
 /// EXPECT that two vectors are equal element for element, printing the first difference.
-#define CUDIST_EXPECT_SAME_VALUES(got, want)                                                    \
-  do {                                                                                          \
-    std::int64_t const bad_ = ::cudist::test::first_mismatch(got, want);                        \
-    EXPECT_EQ(bad_, -1) << "first mismatch at " << bad_ << ": got "                             \
-                        << (bad_ >= 0 && bad_ < static_cast<std::int64_t>((got).size())         \
-                                ? (got)[bad_] : 0.0)                                            \
-                        << ", want "                                                            \
-                        << (bad_ >= 0 && bad_ < static_cast<std::int64_t>((want).size())        \
-                                ? (want)[bad_] : 0.0)                                           \
-                        << " (sizes " << (got).size() << ", " << (want).size() << ")";          \
+#define CUDIST_EXPECT_SAME_VALUES(got, want)                                                   \
+  do {                                                                                         \
+    std::int64_t const bad_ = ::cudist::test::first_mismatch(got, want);                       \
+    EXPECT_EQ(bad_, -1)                                                                        \
+        << "first mismatch at " << bad_ << ": got "                                            \
+        << (bad_ >= 0 && bad_ < static_cast<std::int64_t>((got).size()) ? (got)[bad_] : 0.0)   \
+        << ", want "                                                                           \
+        << (bad_ >= 0 && bad_ < static_cast<std::int64_t>((want).size()) ? (want)[bad_] : 0.0) \
+        << " (sizes " << (got).size() << ", " << (want).size() << ")";                         \
   } while (0)

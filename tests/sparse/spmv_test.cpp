@@ -104,7 +104,8 @@ TEST_P(Spmv, MatchesReferenceOnOneNonzero) {
 
 TEST_P(Spmv, HandlesEmptyMatrices) {
   CUDIST_REQUIRE_BACKEND();
-  for (auto [rows, cols] : {std::pair<std::int64_t, std::int64_t>{0, 0}, {0, 5}, {6, 0}, {31, 33}}) {
+  for (auto [rows, cols] :
+       {std::pair<std::int64_t, std::int64_t>{0, 0}, {0, 5}, {6, 0}, {31, 33}}) {
     SCOPED_TRACE("shape " + std::to_string(rows) + " x " + std::to_string(cols));
     reference::Csr a;
     a.rows = rows;
@@ -115,8 +116,8 @@ TEST_P(Spmv, HandlesEmptyMatrices) {
         // A vector of length 0 cannot be built from a one-element row; plans still work.
         Resources const res = test::backend_resources();
         sparse::CsrMatrix const m = test::to_backend(a, types());
-        auto const plan = sparse::make_spmv_plan(res, m.view(),
-                                                 {transpose ? Operation::kTranspose : Operation::kNone});
+        auto const plan = sparse::make_spmv_plan(
+            res, m.view(), {transpose ? Operation::kTranspose : Operation::kNone});
         EXPECT_EQ(plan.rows(), transpose ? cols : rows);
         EXPECT_EQ(plan.cols(), transpose ? rows : cols);
         EXPECT_EQ(plan.nnz(), 0);
@@ -139,7 +140,8 @@ TEST_P(Spmv, HandlesEmptyMatrices) {
 TEST_P(Spmv, FollowsBlasRulesForAlphaAndBeta) {
   CUDIST_REQUIRE_BACKEND();
   reference::Csr const a = test::random_ragged(203, 129, 12, 21);
-  for (auto [alpha, beta] : {std::pair{1.0, 0.0}, {2.0, 0.0}, {-1.0, 1.0}, {3.0, -2.0}, {0.0, 3.0}}) {
+  for (auto [alpha, beta] :
+       {std::pair{1.0, 0.0}, {2.0, 0.0}, {-1.0, 1.0}, {3.0, -2.0}, {0.0, 3.0}}) {
     SCOPED_TRACE("alpha " + std::to_string(alpha) + ", beta " + std::to_string(beta));
     expect_spmv(a, false, alpha, beta);
   }
@@ -222,8 +224,10 @@ TEST_P(Spmv, AcceptsStridedVectorsAndUnalignedMatrixArrays) {
     Array const xm = test::backend_array(xs, 130, 3, types().value);
     Array ym = test::backend_array(ys, 257, 4, types().value);
     MatrixView const ym_view = ym.view();
-    ConstMatrixView const x_col(static_cast<char const*>(xm.data()) + value_bytes, 130, 1, 3, types().value);
-    MatrixView const y_col(static_cast<char*>(ym.data()) + 2 * value_bytes, 257, 1, 4, types().value);
+    ConstMatrixView const x_col(static_cast<char const*>(xm.data()) + value_bytes, 130, 1, 3,
+                                types().value);
+    MatrixView const y_col(static_cast<char*>(ym.data()) + 2 * value_bytes, 257, 1, 4,
+                           types().value);
     auto const plan = sparse::make_spmv_plan(res, view, {Operation::kNone, algorithm});
     sparse::spmv(res, plan, x_col, y_col, 2.0, 1.0);
     std::vector<double> const all = test::to_doubles(ym_view);
@@ -248,7 +252,8 @@ TEST_P(Spmv, PlanServesRepeatedProducts) {
     Array const xd = test::backend_array(x, 1, 400, types().value);
     Array yd = test::backend_array(y0, 1, 500, types().value);
     sparse::spmv(res, plan, xd.view(), yd.view(), it, 1.0 - it);
-    CUDIST_EXPECT_SAME_VALUES(test::to_doubles(yd.view()), reference::spmv(a, false, x, y0, it, 1.0 - it));
+    CUDIST_EXPECT_SAME_VALUES(test::to_doubles(yd.view()),
+                              reference::spmv(a, false, x, y0, it, 1.0 - it));
   }
 }
 
@@ -259,13 +264,15 @@ TEST_P(Spmv, SpmmMatchesReferenceInBothLayouts) {
   sparse::CsrMatrix const m = test::to_backend(a, types());
   for (bool transpose : {false, true}) {
     std::int64_t const k = transpose ? a.rows : a.cols, rows = transpose ? a.cols : a.rows;
-    auto const plan = sparse::make_spmv_plan(res, m.view(), {transpose ? Operation::kTranspose : Operation::kNone});
+    auto const plan = sparse::make_spmv_plan(
+        res, m.view(), {transpose ? Operation::kTranspose : Operation::kNone});
     for (std::int64_t n : {1, 2, 4, 7}) {
-      std::vector<double> const x = test::random_integers(k * n, -8, 8, 30 + n);   // (k, n)
+      std::vector<double> const x = test::random_integers(k * n, -8, 8, 30 + n);      // (k, n)
       std::vector<double> const y0 = test::random_integers(rows * n, -8, 8, 40 + n);  // (rows, n)
       std::vector<double> const want = reference::spmm(a, transpose, x, y0, n, 2.0, -1.0);
       for (Layout layout : {Layout::kRowMajor, Layout::kColMajor}) {
-        SCOPED_TRACE("n " + std::to_string(n) + (layout == Layout::kRowMajor ? " row-major" : " col-major") +
+        SCOPED_TRACE("n " + std::to_string(n) +
+                     (layout == Layout::kRowMajor ? " row-major" : " col-major") +
                      (transpose ? " transposed" : ""));
         bool const row_major = layout == Layout::kRowMajor;
         // Column-major storage of X is the row-major storage of X^T.
@@ -273,14 +280,18 @@ TEST_P(Spmv, SpmmMatchesReferenceInBothLayouts) {
         for (std::int64_t i = 0; i < k; ++i)
           for (std::int64_t c = 0; c < n; ++c) xs[row_major ? i * n + c : c * k + i] = x[i * n + c];
         for (std::int64_t i = 0; i < rows; ++i)
-          for (std::int64_t c = 0; c < n; ++c) ys[row_major ? i * n + c : c * rows + i] = y0[i * n + c];
-        Array const xd = row_major ? test::backend_array(xs, k, n, types().value) : test::backend_array(xs, n, k, types().value);
-        Array yd = row_major ? test::backend_array(ys, rows, n, types().value) : test::backend_array(ys, n, rows, types().value);
+          for (std::int64_t c = 0; c < n; ++c)
+            ys[row_major ? i * n + c : c * rows + i] = y0[i * n + c];
+        Array const xd = row_major ? test::backend_array(xs, k, n, types().value)
+                                   : test::backend_array(xs, n, k, types().value);
+        Array yd = row_major ? test::backend_array(ys, rows, n, types().value)
+                             : test::backend_array(ys, n, rows, types().value);
         sparse::spmm(res, plan, xd.view(), yd.view(), 2.0, -1.0, layout);
         std::vector<double> const stored = test::to_doubles(yd.view());
         std::vector<double> got(stored.size());
         for (std::int64_t i = 0; i < rows; ++i)
-          for (std::int64_t c = 0; c < n; ++c) got[i * n + c] = stored[row_major ? i * n + c : c * rows + i];
+          for (std::int64_t c = 0; c < n; ++c)
+            got[i * n + c] = stored[row_major ? i * n + c : c * rows + i];
         CUDIST_EXPECT_SAME_VALUES(got, want);
       }
     }
@@ -301,7 +312,8 @@ TEST_P(Spmv, MinPlusRelaxationMatchesReferenceWithInfinities) {
     std::vector<double> const want = reference::spmv_min_plus(a, transpose, x, y0);
     for (SpmvAlgorithm algorithm : test::backend_algorithms()) {
       SCOPED_TRACE(std::string(test::algorithm_name(algorithm)) + (transpose ? " transposed" : ""));
-      auto const plan = sparse::make_spmv_plan(res, m.view(), {transpose ? Operation::kTranspose : Operation::kNone, algorithm});
+      auto const plan = sparse::make_spmv_plan(
+          res, m.view(), {transpose ? Operation::kTranspose : Operation::kNone, algorithm});
       Array const xd = test::backend_array(x, 1, x_len, types().value);
       Array yd = test::backend_array(y0, 1, y_len, types().value);
       sparse::spmv_min_plus(res, plan, xd.view(), yd.view());
@@ -329,7 +341,8 @@ TEST_P(Spmv, MinPlusStepsComputeShortestPaths) {
     sparse::spmv_min_plus(res, plan, dist.view(), next.view());
     copy(next.view(), dist.view());
   }
-  CUDIST_EXPECT_SAME_VALUES(test::to_doubles(dist.view()), (std::vector<double>{0, 3, 1, 4, 2, kInf}));
+  CUDIST_EXPECT_SAME_VALUES(test::to_doubles(dist.view()),
+                            (std::vector<double>{0, 3, 1, 4, 2, kInf}));
 }
 
 /// y = A x for the shipped real matrices, against sums computed with scipy (x_j = (7j mod 11) - 5).
@@ -355,8 +368,8 @@ TEST_P(Spmv, RealMatricesMatchScipy) {
   double const tolerance = types().value == DType::kFloat32 ? 1e-5 : 1e-12;
   for (RealMatrix const& c : cases) {
     SCOPED_TRACE(c.file);
-    sparse::CsrMatrix const host =
-        io::read_matrix_market(test::data_path(std::string("sparse/") + c.file), types().value, types().index);
+    sparse::CsrMatrix const host = io::read_matrix_market(
+        test::data_path(std::string("sparse/") + c.file), types().value, types().index);
     ASSERT_EQ(host.rows(), c.rows);
     ASSERT_EQ(host.nnz(), c.nnz);
     sparse::CsrMatrix const m = sparse::CsrMatrix::copy_of(host.view(), test::backend_device());
@@ -403,21 +416,27 @@ TEST_P(Spmv, RejectsBadOperands) {
     }
   };
   Array const x_short = test::backend_array({1, 2, 3}, 1, 3, types().value);
-  expect_error([&] { sparse::spmv(res, plan, x_short.view(), y.view()); }, "x must be a vector of 4");
+  expect_error([&] { sparse::spmv(res, plan, x_short.view(), y.view()); },
+               "x must be a vector of 4");
   Array y_long = test::backend_array({0, 0, 0, 0, 0, 0}, 1, 6, types().value);
-  expect_error([&] { sparse::spmv(res, plan, x.view(), y_long.view()); }, "y must be a vector of 5");
+  expect_error([&] { sparse::spmv(res, plan, x.view(), y_long.view()); },
+               "y must be a vector of 5");
   Array const x_other = test::backend_array({1, 2, 3, 4}, 1, 4, other);
-  expect_error([&] { sparse::spmv(res, plan, x_other.view(), y.view()); }, "x is " + std::string(dtype_name(other)));
+  expect_error([&] { sparse::spmv(res, plan, x_other.view(), y.view()); },
+               "x is " + std::string(dtype_name(other)));
   Array const x_matrix = test::backend_array({1, 2, 3, 4}, 2, 2, types().value);
-  expect_error([&] { sparse::spmv(res, plan, x_matrix.view(), y.view()); }, "one row or one column");
+  expect_error([&] { sparse::spmv(res, plan, x_matrix.view(), y.view()); },
+               "one row or one column");
   expect_error([&] { sparse::spmv(res, sparse::SpmvPlan{}, x.view(), y.view()); }, "plan is empty");
   Resources const elsewhere(test::backend_device().is_cuda() ? Device::cpu() : Device::cuda(0));
   expect_error([&] { sparse::spmv(elsewhere, plan, x.view(), y.view()); }, "the plan was made for");
   // spmm: X must have op(A).cols rows; X and Y the same number of columns.
   Array const x3 = test::backend_array(std::vector<double>(12, 1.0), 4, 3, types().value);
   Array y2 = test::backend_array(std::vector<double>(10, 0.0), 5, 2, types().value);
-  expect_error([&] { sparse::spmm(res, plan, x3.view(), y2.view()); }, "X has 3 columns but Y has 2");
-  expect_error([&] { sparse::spmm(res, plan, x3.view(), y2.view(), 1, 0, Layout::kColMajor); }, "X has 3 rows");
+  expect_error([&] { sparse::spmm(res, plan, x3.view(), y2.view()); },
+               "X has 3 columns but Y has 2");
+  expect_error([&] { sparse::spmm(res, plan, x3.view(), y2.view(), 1, 0, Layout::kColMajor); },
+               "X has 3 rows");
   if (test::backend_device().is_cuda()) {
     Array const x_host = test::host_array({1, 2, 3, 4}, 1, 4, types().value);
     expect_error([&] { sparse::spmv(res, plan, x_host.view(), y.view()); }, "x is in host memory");

@@ -25,21 +25,21 @@ namespace cudist::sparse {
 struct CsrView {
   std::int64_t rows = 0;
   std::int64_t cols = 0;
-  std::int64_t nnz = 0;                  ///< stored entries (row_offsets[rows])
-  void const* row_offsets = nullptr;     ///< rows + 1 entries of index_dtype
-  void const* col_indices = nullptr;     ///< nnz entries of index_dtype
-  void const* values = nullptr;          ///< nnz entries of value_dtype
-  DType index_dtype = DType::kInt32;     ///< kInt32 or kInt64
-  DType value_dtype = DType::kFloat32;   ///< kFloat32 or kFloat64
-  Memory memory = Memory::kAuto;         ///< where all three arrays live
+  std::int64_t nnz = 0;                 ///< stored entries (row_offsets[rows])
+  void const* row_offsets = nullptr;    ///< rows + 1 entries of index_dtype
+  void const* col_indices = nullptr;    ///< nnz entries of index_dtype
+  void const* values = nullptr;         ///< nnz entries of value_dtype
+  DType index_dtype = DType::kInt32;    ///< kInt32 or kInt64
+  DType value_dtype = DType::kFloat32;  ///< kFloat32 or kFloat64
+  Memory memory = Memory::kAuto;        ///< where all three arrays live
 };
 
 // Typed constructors: csr_view(rows, cols, nnz, offsets, indices, values[, memory]).
-#define CUDIST_CSR_VIEW_OVERLOAD(I, ITAG, V, VTAG)                                               \
-  inline CsrView csr_view(std::int64_t rows, std::int64_t cols, std::int64_t nnz,               \
-                          I const* row_offsets, I const* col_indices, V const* values,          \
-                          Memory memory = Memory::kAuto) {                                      \
-    return {rows, cols, nnz, row_offsets, col_indices, values, ITAG, VTAG, memory};             \
+#define CUDIST_CSR_VIEW_OVERLOAD(I, ITAG, V, VTAG)                                     \
+  inline CsrView csr_view(std::int64_t rows, std::int64_t cols, std::int64_t nnz,      \
+                          I const* row_offsets, I const* col_indices, V const* values, \
+                          Memory memory = Memory::kAuto) {                             \
+    return {rows, cols, nnz, row_offsets, col_indices, values, ITAG, VTAG, memory};    \
   }
 CUDIST_CSR_VIEW_OVERLOAD(std::int32_t, DType::kInt32, float, DType::kFloat32)
 CUDIST_CSR_VIEW_OVERLOAD(std::int32_t, DType::kInt32, double, DType::kFloat64)
@@ -76,13 +76,15 @@ class CsrMatrix {
   std::int64_t rows() const { return rows_; }
   std::int64_t cols() const { return cols_; }
   std::int64_t nnz() const { return values_.cols(); }
-  DType value_dtype() const { return values_.dtype(); }
-  DType index_dtype() const { return row_offsets_.dtype(); }
+  DType value_dtype() const { return value_dtype_; }
+  DType index_dtype() const { return index_dtype_; }
   Device device() const { return row_offsets_.device(); }
 
  private:
   std::int64_t rows_ = 0;  // a default-constructed matrix is 0 x 0 and holds no arrays
   std::int64_t cols_ = 0;
+  DType value_dtype_ = DType::kFloat32;
+  DType index_dtype_ = DType::kInt32;
   Array row_offsets_;
   Array col_indices_;
   Array values_;
@@ -95,9 +97,10 @@ enum class CsrCheck : std::uint8_t {
 };
 
 /// Checks `a`: non-negative shape, supported dtypes, sizes that fit the index dtype, non-null
-/// arrays in one memory space (row_offsets may be null only when rows == 0), and (kFull) row_offsets[0] == 0, row_offsets[rows] == nnz,
-/// non-decreasing offsets and 0 <= col_indices[k] < cols. Unsorted and repeated columns are
-/// allowed (see the contract above). Device matrices are checked on the GPU.
+/// arrays in one memory space (row_offsets may be null only when rows == 0), and (kFull)
+/// row_offsets[0] == 0, row_offsets[rows] == nnz, non-decreasing offsets and 0 <= col_indices[k] <
+/// cols. Unsorted and repeated columns are allowed (see the contract above). Device matrices are
+/// checked on the GPU.
 /// @throw InvalidArgument naming the first violation ("csr: row_offsets[7] = 12 is less than
 ///        row_offsets[6] = 15").
 /// @note synchronizes res.stream when `a` is in device memory and check is kFull.

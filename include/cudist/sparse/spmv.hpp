@@ -76,7 +76,8 @@ class SpmvPlan {
 /// Validates (unless options.check says not to) and analyses A for products on res.device.
 /// @throw InvalidArgument on a malformed A; DeviceUnavailable when res.device cannot run.
 /// @note synchronizes res.stream (the analysis reads row statistics back to the host).
-SpmvPlan make_spmv_plan(Resources const& res, CsrView const& a, SpmvPlanOptions const& options = {});
+SpmvPlan make_spmv_plan(Resources const& res, CsrView const& a,
+                        SpmvPlanOptions const& options = {});
 
 /// y = alpha * op(A) x + beta * y. x and y are vectors: views with one row or one column (a
 /// column may have any stride), of A's value dtype, in the memory of the plan's device. When

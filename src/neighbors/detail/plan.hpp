@@ -30,7 +30,9 @@ void validate_batch(char const* who, Batch const& batch, std::int64_t m, std::in
 /// The single problem x against y.
 Batch whole(ConstMatrixView x, ConstMatrixView y);
 
-/// Validated inputs -> a problem on res.device. `self` marks a self-join (y is x).
+/// Validated inputs -> a problem on res.device, which the caller has made current for the whole
+/// call (require_device + ScopedDevice: the backend runs after planning). `self` marks a self-join
+/// (y is x).
 PlannedSelect plan_select(char const* who, Resources const& res, ConstMatrixView x,
                           ConstMatrixView y, Batch const& batch, Metric metric,
                           MetricParams const& params, bool self, bool exclude_self);

@@ -33,12 +33,11 @@ struct SpmvProblem {
 /// The per-matrix state of a plan, computed once by the backend.
 struct SpmvAnalysis {
   SpmvAlgorithm algorithm = SpmvAlgorithm::kMergePath;
-  std::int64_t max_row_nnz = 0;
-  int vector_width = 1;            // CUDA kRowSplit: elements per load of indices and values
-  int group_size = 0;              // CUDA kRowSplit: lanes per row
-  std::int64_t items_per_tile = 0; // rows + nonzeros per merge-path tile (CUDA) or chunk (CPU)
-  Array tile_rows;                 // (1, tiles + 1) int64: rows ended before each tile starts
-  mutable Array scratch;           // CUDA: per-tile partial rows, rewritten by every product
+  int vector_width = 1;             // CUDA kRowSplit: elements per load of indices and values
+  int group_size = 0;               // CUDA kRowSplit: lanes per row
+  std::int64_t items_per_tile = 0;  // rows + nonzeros per merge-path tile (CUDA) or chunk (CPU)
+  Array tile_rows;                  // (1, tiles + 1) int64: rows ended before each tile starts
+  mutable Array scratch;            // CUDA: per-tile partial rows, rewritten by every product
 
   std::int64_t tiles() const { return tile_rows.cols() - 1; }
 };

@@ -227,7 +227,9 @@ Array best_queries(SelectProblem const& p, MatrixView d2, MatrixView i2, cudaStr
     return best;
   }
   Array entries = device_array(1, p.n(), DType::kInt64, stream);
-  CUDIST_CUDA_TRY(cudaMemsetAsync(entries.data(), 0xff, entries.bytes(), stream));  // all empty
+  if (entries.bytes() > 0) {  // all empty: every byte 0xff
+    CUDIST_CUDA_TRY(cudaMemsetAsync(entries.data(), 0xff, entries.bytes(), stream));
+  }
   knn_into(p, 2, d2, i2, entries.data(), stream);
   with_key_type(packable(p) ? KeyKind::kUInt32 : key_kind(p), [&](auto key) {
     using Kernel = ColumnBestQueryKernel<decltype(key)>;

@@ -49,7 +49,7 @@ struct TwoBestSelect {
   __device__ void consume(TileKeys<Key> const& keys) {
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
-      Key const t = s_.threshold[i][at_.tid()];
+      Key t = s_.threshold[i][at_.tid()];
       bool any = false;
 #pragma unroll
       for (int j = 0; j < 8; ++j) any |= Traits::may_enter(keys.key[i][j], t);
@@ -57,7 +57,7 @@ struct TwoBestSelect {
       Entry b0 = s_.best[i][0][at_.tid()], b1 = s_.best[i][1][at_.tid()];
 #pragma unroll
       for (int j = 0; j < 8; ++j) {
-        if (!keys.is_valid(i, j)) continue;
+        if (!(keys.is_valid(i, j) && Traits::may_enter(keys.key[i][j], t))) continue;
         auto const col = static_cast<std::uint32_t>(keys.col0 + fragment(at_.tx(), j) - w_.tile.y_begin);
         Entry const e = Traits::entry(keys.key[i][j], col);
         if (e < b0) {
@@ -66,10 +66,11 @@ struct TwoBestSelect {
         } else if (e < b1) {
           b1 = e;
         }
+        t = Traits::threshold(p_.k == 2 ? b1 : b0);  // the row's later columns meet the new bar
       }
       s_.best[i][0][at_.tid()] = b0;
       s_.best[i][1][at_.tid()] = b1;
-      s_.threshold[i][at_.tid()] = Traits::threshold(p_.k == 2 ? b1 : b0);
+      s_.threshold[i][at_.tid()] = t;
     }
   }
 

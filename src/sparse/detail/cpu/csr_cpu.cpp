@@ -40,8 +40,8 @@ CsrViolation find_violation(CsrView const& a) {
 
 template <class T, class I>
 CsrMatrix transpose_typed(CsrView const& a) {
-  CsrMatrix t = CsrMatrix::allocate(a.cols, a.rows, a.nnz, a.value_dtype, a.index_dtype,
-                                    Device::cpu());
+  CsrMatrix t =
+      CsrMatrix::allocate(a.cols, a.rows, a.nnz, a.value_dtype, a.index_dtype, Device::cpu());
   auto const* offsets = static_cast<I const*>(a.row_offsets);
   auto const* cols = static_cast<I const*>(a.col_indices);
   auto const* values = static_cast<T const*>(a.values);
@@ -73,8 +73,8 @@ CsrViolation find_csr_violation(CsrView const& a) {
 
 CsrMatrix transpose(CsrView const& a) {
   return with_csr_types(a.value_dtype, a.index_dtype, [&](auto value_tag, auto index_tag) {
-    return transpose_typed<typename decltype(value_tag)::type,
-                           typename decltype(index_tag)::type>(a);
+    return transpose_typed<typename decltype(value_tag)::type, typename decltype(index_tag)::type>(
+        a);
   });
 }
 

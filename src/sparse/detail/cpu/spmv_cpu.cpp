@@ -30,23 +30,14 @@ Array merge_path_partition(CsrView const& a, std::int64_t items_per_chunk) {
   Array tile_rows = Array::allocate(1, chunks + 1, DType::kInt64, Device::cpu());
   auto* out = tile_rows.data_as<std::int64_t>();
   auto const* offsets = static_cast<I const*>(a.row_offsets);
-  auto const row_end = [offsets](std::int64_t i) { return static_cast<std::int64_t>(offsets[i + 1]); };
+  auto const row_end = [offsets](std::int64_t i) {
+    return static_cast<std::int64_t>(offsets[i + 1]);
+  };
 #pragma omp parallel for
   for (std::int64_t c = 0; c <= chunks; ++c) {
     out[c] = merge_path_rows(std::min(c * items_per_chunk, total), row_end, a.rows, a.nnz);
   }
   return tile_rows;
-}
-
-template <class I>
-std::int64_t max_row_nnz(CsrView const& a) {
-  auto const* offsets = static_cast<I const*>(a.row_offsets);
-  std::int64_t longest = 0;
-#pragma omp parallel for reduction(max : longest)
-  for (std::int64_t i = 0; i < a.rows; ++i) {
-    longest = std::max<std::int64_t>(longest, offsets[i + 1] - offsets[i]);
-  }
-  return longest;
 }
 
 template <class T, class I, class Semiring, class Output>
@@ -115,9 +106,8 @@ SpmvAnalysis analyse_spmv(CsrView const& a, SpmvAlgorithm) {
   std::int64_t const chunks_wanted = omp_get_max_threads() * kChunksPerThread;
   analysis.items_per_tile = std::max(kMinChunkItems, (total + chunks_wanted - 1) / chunks_wanted);
   with_csr_types(a.value_dtype, a.index_dtype, [&](auto, auto index_tag) {
-    using I = typename decltype(index_tag)::type;
-    analysis.max_row_nnz = max_row_nnz<I>(a);
-    analysis.tile_rows = merge_path_partition<I>(a, analysis.items_per_tile);
+    analysis.tile_rows =
+        merge_path_partition<typename decltype(index_tag)::type>(a, analysis.items_per_tile);
   });
   return analysis;
 }

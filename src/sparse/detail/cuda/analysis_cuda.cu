@@ -51,7 +51,8 @@ std::int64_t max_row_nnz(CsrView const& a, Device device, cudaStream_t stream) {
   Array longest = Array::allocate(1, 1, DType::kInt64, device, stream);
   CUDIST_CUDA_TRY(cudaMemsetAsync(longest.data(), 0, sizeof(std::int64_t), stream));
   max_row_nnz_kernel<<<grid_stride_blocks(a.rows, kThreads), kThreads, 0, stream>>>(
-      static_cast<I const*>(a.row_offsets), a.rows, static_cast<unsigned long long*>(longest.data()));
+      static_cast<I const*>(a.row_offsets), a.rows,
+      static_cast<unsigned long long*>(longest.data()));
   CUDIST_CHECK_LAUNCH();
   return read_device_value(longest.data_as<std::int64_t>(), stream);
 }
@@ -65,11 +66,11 @@ SpmvAnalysis analyse(CsrView const& a, SpmvAlgorithm requested, Device device,
                      cudaStream_t stream) {
   SpmvAnalysis analysis;
   RowStats const stats{a.rows, a.nnz, max_row_nnz<I>(a, device, stream)};
-  analysis.max_row_nnz = stats.max_row_nnz;
   analysis.algorithm = requested == SpmvAlgorithm::kAuto ? choose_spmv_algorithm(stats) : requested;
 
   int const wide = wide_vector_width(sizeof(T), sizeof(I));
-  bool const aligned = aligned_to(a.col_indices, wide * sizeof(I)) && aligned_to(a.values, wide * sizeof(T));
+  bool const aligned =
+      aligned_to(a.col_indices, wide * sizeof(I)) && aligned_to(a.values, wide * sizeof(T));
   analysis.vector_width = aligned ? wide : 1;
   analysis.group_size = row_split_group_size(stats, analysis.vector_width);
 
@@ -82,7 +83,8 @@ SpmvAnalysis analyse(CsrView const& a, SpmvAlgorithm requested, Device device,
       analysis.tile_rows.data_as<std::int64_t>());
   CUDIST_CHECK_LAUNCH();
   // Heads, then carries: (tiles, kMaxCols) values each.
-  analysis.scratch = Array::allocate(1, 2 * tiles * Policy::kMaxCols, a.value_dtype, device, stream);
+  analysis.scratch =
+      Array::allocate(1, 2 * tiles * Policy::kMaxCols, a.value_dtype, device, stream);
   return analysis;
 }
 

@@ -20,8 +20,8 @@ constexpr int kThreads = 256;
 /// first_bad[0]: the smallest i with row_offsets[i] < row_offsets[i - 1];
 /// first_bad[1]: the smallest k with col_indices[k] outside [0, cols). ULLONG_MAX when none.
 template <class I>
-__global__ void find_violations_kernel(I const* row_offsets, I const* col_indices, std::int64_t rows,
-                                       std::int64_t cols, std::int64_t nnz,
+__global__ void find_violations_kernel(I const* row_offsets, I const* col_indices,
+                                       std::int64_t rows, std::int64_t cols, std::int64_t nnz,
                                        unsigned long long* first_bad) {
   std::int64_t const start = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   std::int64_t const stride = std::int64_t(gridDim.x) * blockDim.x;
@@ -122,8 +122,8 @@ __global__ void column_starts_kernel(I const* sorted_cols, std::int64_t nnz, std
 
 template <class T, class I>
 CsrMatrix transpose_typed(CsrView const& a, Device device, cudaStream_t stream) {
-  CsrMatrix t = CsrMatrix::allocate(a.cols, a.rows, a.nnz, a.value_dtype, a.index_dtype, device,
-                                    stream);
+  CsrMatrix t =
+      CsrMatrix::allocate(a.cols, a.rows, a.nnz, a.value_dtype, a.index_dtype, device, stream);
   Array sorted_cols = Array::allocate(1, a.nnz, a.index_dtype, device, stream);
   if (a.nnz > 0) {
     Array positions = Array::allocate(1, a.nnz, a.index_dtype, device, stream);
@@ -142,8 +142,8 @@ CsrMatrix transpose_typed(CsrView const& a, Device device, cudaStream_t stream) 
     };
     std::size_t temp_bytes = 0;
     sort(nullptr, temp_bytes);
-    Array temp = Array::allocate(1, static_cast<std::int64_t>(temp_bytes), DType::kUInt8, device,
-                                 stream);
+    Array temp =
+        Array::allocate(1, static_cast<std::int64_t>(temp_bytes), DType::kUInt8, device, stream);
     sort(temp.data(), temp_bytes);
     gather_transposed_kernel<<<blocks, kThreads, 0, stream>>>(
         static_cast<I const*>(a.row_offsets), a.rows, static_cast<T const*>(a.values),

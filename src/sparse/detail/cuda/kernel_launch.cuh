@@ -18,7 +18,8 @@ struct ThreadCoords {
 };
 
 template <class Kernel>
-__global__ void __launch_bounds__(Kernel::kThreads) run_kernel(typename Kernel::Params const params) {
+__global__ void __launch_bounds__(Kernel::kThreads)
+    run_kernel(typename Kernel::Params const params) {
   __shared__ typename Kernel::SharedStorage shared;
   Kernel{}(params, shared, ThreadCoords{blockIdx.x, static_cast<int>(threadIdx.x), gridDim.x});
 }
@@ -37,8 +38,9 @@ void launch(std::int64_t blocks, typename Kernel::Params const& params, cudaStre
 /// gathers of x hit L1 as often as possible. Once per kernel.
 template <class Kernel>
 void prefer_l1() {
-  static cudaError_t const set = cudaFuncSetAttribute(
-      run_kernel<Kernel>, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxL1);
+  static cudaError_t const set =
+      cudaFuncSetAttribute(run_kernel<Kernel>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                           cudaSharedmemCarveoutMaxL1);
   CUDIST_CUDA_TRY(set);
 }
 

@@ -51,7 +51,8 @@ template <int kVec, class E>
 __device__ __forceinline__ Chunk<E, kVec> load_chunk_streaming(E const* base, std::int64_t chunk,
                                                                std::int64_t size) {
   std::int64_t const first = chunk * kVec;
-  if (first + kVec <= size) return load_streaming(reinterpret_cast<Chunk<E, kVec> const*>(base) + chunk);
+  if (first + kVec <= size)
+    return load_streaming(reinterpret_cast<Chunk<E, kVec> const*>(base) + chunk);
   Chunk<E, kVec> c{};
 #pragma unroll
   for (int v = 0; v < kVec; ++v) {

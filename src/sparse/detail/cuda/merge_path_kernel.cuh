@@ -75,14 +75,14 @@ struct MergePathSpmv {
     std::int64_t const* tile_rows;  // (tiles + 1): rows closed before each tile
     DenseOperand<T const> x;        // columns [0, active_cols) of this pass
     DenseOperand<T> y;
-    int active_cols;                // <= kCols
+    int active_cols;  // <= kCols
     Output out;
     TilePartials<T> partials;
   };
 
   struct SharedStorage {
-    int row_ends[kTileItems + 1];     // tile-local end of each row closed in the tile; sentinel
-    T values[kTileItems * kCols];     // staged products, then the closed rows' sums
+    int row_ends[kTileItems + 1];  // tile-local end of each row closed in the tile; sentinel
+    T values[kTileItems * kCols];  // staged products, then the closed rows' sums
     typename BlockScan::TempStorage scan;
   };
 
@@ -106,8 +106,10 @@ struct MergePathSpmv {
 
     // 2. Consume this thread's steps of the path.
     int const tile_items = tile_rows + tile_nnz;
-    int const start = t.thread * kItemsPerThread < tile_items ? t.thread * kItemsPerThread : tile_items;
-    int row = static_cast<int>(merge_path_rows(start, StagedRowEnds{s.row_ends}, tile_rows, tile_nnz));
+    int const start =
+        t.thread * kItemsPerThread < tile_items ? t.thread * kItemsPerThread : tile_items;
+    int row =
+        static_cast<int>(merge_path_rows(start, StagedRowEnds{s.row_ends}, tile_rows, tile_nnz));
     int nz = start - row;
     int const steps = tile_items - start < kItemsPerThread ? tile_items - start : kItemsPerThread;
 
@@ -154,7 +156,8 @@ struct MergePathSpmv {
       if (closed_row[i] < 0) continue;
       if (first_closed) {
 #pragma unroll
-        for (int c = 0; c < kCols; ++c) closed_sum[i][c] = Semiring::add(before.value[c], closed_sum[i][c]);
+        for (int c = 0; c < kCols; ++c)
+          closed_sum[i][c] = Semiring::add(before.value[c], closed_sum[i][c]);
         first_closed = false;
       }
 #pragma unroll

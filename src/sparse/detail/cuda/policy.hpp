@@ -54,7 +54,8 @@ struct RowStats {
 /// The kAuto rule (see RowSplitPolicy).
 inline SpmvAlgorithm choose_spmv_algorithm(RowStats const& s) {
   double const mean = s.mean_row_nnz();
-  bool const regular = static_cast<double>(s.max_row_nnz) <= RowSplitPolicy::kMaxRowImbalance * mean;
+  bool const regular =
+      static_cast<double>(s.max_row_nnz) <= RowSplitPolicy::kMaxRowImbalance * mean;
   return mean >= RowSplitPolicy::kMinMeanRowNnz && regular ? SpmvAlgorithm::kRowSplit
                                                            : SpmvAlgorithm::kMergePath;
 }

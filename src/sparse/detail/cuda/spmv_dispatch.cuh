@@ -45,8 +45,8 @@ void launch_row_split(SpmvAnalysis const& analysis, SpmvProblem const& p, Output
                                  group_log2};
   std::int64_t const rows_per_block = Kernel::kThreads >> group_log2;
   // One row per group; beyond 2^20 blocks the groups loop over rows instead.
-  std::int64_t const blocks = std::min<std::int64_t>((p.a.rows + rows_per_block - 1) / rows_per_block,
-                                                     std::int64_t(1) << 20);
+  std::int64_t const blocks = std::min<std::int64_t>(
+      (p.a.rows + rows_per_block - 1) / rows_per_block, std::int64_t(1) << 20);
   launch<Kernel>(blocks, params, stream);
 }
 
@@ -104,10 +104,10 @@ void spmv_typed(SpmvAnalysis const& analysis, SpmvProblem const& p, cudaStream_t
 
 // Explicit instantiations, one translation unit per (value, index) pair: inst/*.cu.
 #define CUDIST_SPMV_INSTANTIATION(T, I) \
-  template void spmv_typed<T, I>(SpmvAnalysis const&, SpmvProblem const&, cudaStream_t);
-extern CUDIST_SPMV_INSTANTIATION(float, std::int32_t)
-extern CUDIST_SPMV_INSTANTIATION(float, std::int64_t)
-extern CUDIST_SPMV_INSTANTIATION(double, std::int32_t)
-extern CUDIST_SPMV_INSTANTIATION(double, std::int64_t)
+  template void spmv_typed<T, I>(SpmvAnalysis const&, SpmvProblem const&, cudaStream_t)
+extern CUDIST_SPMV_INSTANTIATION(float, std::int32_t);
+extern CUDIST_SPMV_INSTANTIATION(float, std::int64_t);
+extern CUDIST_SPMV_INSTANTIATION(double, std::int32_t);
+extern CUDIST_SPMV_INSTANTIATION(double, std::int64_t);
 
 }  // namespace cudist::sparse::detail::cuda

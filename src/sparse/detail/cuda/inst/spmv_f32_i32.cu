@@ -2,5 +2,5 @@
 #include "sparse/detail/cuda/spmv_dispatch.cuh"
 
 namespace cudist::sparse::detail::cuda {
-CUDIST_SPMV_INSTANTIATION(float, std::int32_t)
+CUDIST_SPMV_INSTANTIATION(float, std::int32_t);
 }  // namespace cudist::sparse::detail::cuda
