@@ -59,21 +59,6 @@ def assert_matches_scipy(got, expected, dtype, metric):
         assert_allclose(got, expected, **tolerance(dtype))
 
 
-# Known differences of the C++ library from scipy 1.17, as strict expected failures: each test
-# marked with one fails as soon as the library is fixed, and then the marker goes.
-PDIST_DEFAULT_ESTIMATES = pytest.mark.xfail(
-    strict=True, reason="pdist estimates the default V / VI from the rows of X stacked twice "
-                        "(cdist's vstack(XA, XB) with XB = X); scipy uses X once")
-JACCARD_ON_VALUES = pytest.mark.xfail(
-    strict=True, reason="on non-boolean values scipy 1.17's jaccard counts components where "
-                        "exactly one of u, v is nonzero; cudist counts those that differ")
-
-
-def with_known_differences(metrics, marks):
-    """`metrics` as pytest params, with the marks (metric -> mark) of known differences."""
-    return [pytest.param(m, marks=marks[m]) if m in marks else m for m in metrics]
-
-
 def box_descriptors(kind):
     """(query, train, OpenCV's ratio-0.75 matches) for kind 'sift_u8' or 'orb'."""
     matches = np.load(DESCRIPTORS / f"box_{kind.split('_')[0]}_ratio075_matches.npy")
