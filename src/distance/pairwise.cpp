@@ -13,11 +13,11 @@
 #include "distance/detail/plan.hpp"
 
 namespace cudist {
-namespace {
+namespace detail {
 
-void validate_inputs(char const* who, ConstMatrixView x, ConstMatrixView y) {
-  detail::expect_valid_view(who, "x", x);
-  detail::expect_valid_view(who, "y", y);
+void validate_distance_inputs(char const* who, ConstMatrixView x, ConstMatrixView y) {
+  expect_valid_view(who, "x", x);
+  expect_valid_view(who, "y", y);
   CUDIST_EXPECTS(x.dtype == y.dtype, who << ": x is " << dtype_name(x.dtype) << " but y is "
                                          << dtype_name(y.dtype) << "; convert one of them");
   CUDIST_EXPECTS(x.dtype != DType::kInt16 && x.dtype != DType::kInt32 && x.dtype != DType::kInt64,
@@ -25,6 +25,10 @@ void validate_inputs(char const* who, ConstMatrixView x, ConstMatrixView y) {
                      << " is not supported (use float16/bfloat16/float32/float64/uint8)");
   CUDIST_EXPECTS(x.cols == y.cols, who << ": x has " << x.cols << " columns but y has " << y.cols);
 }
+
+}  // namespace detail
+
+namespace {
 
 void validate_output(char const* who, MatrixView out, std::int64_t rows, std::int64_t cols,
                      DType dtype) {
@@ -74,7 +78,7 @@ DType distance_output_dtype(DType input) {
 void cdist(Resources const& res, ConstMatrixView x, ConstMatrixView y, MatrixView out,
            Metric metric, MetricParams const& params) {
   char const* who = "cdist";
-  validate_inputs(who, x, y);
+  detail::validate_distance_inputs(who, x, y);
   validate_output(who, out, x.rows, y.rows, distance_output_dtype(x.dtype));
   if (x.rows == 0 || y.rows == 0) return;  // empty output: nothing to launch
   compute(who, res, x, y, same_view(x, y), out, detail::OutputLayout::kFull, metric, params);
@@ -82,7 +86,7 @@ void cdist(Resources const& res, ConstMatrixView x, ConstMatrixView y, MatrixVie
 
 Array cdist(Resources const& res, ConstMatrixView x, ConstMatrixView y, Metric metric,
             MetricParams const& params) {
-  validate_inputs("cdist", x, y);
+  detail::validate_distance_inputs("cdist", x, y);
   Array out = Array::allocate(x.rows, y.rows, distance_output_dtype(x.dtype), res.device, res.stream);
   cdist(res, x, y, out.view(), metric, params);
   return out;
@@ -91,7 +95,7 @@ Array cdist(Resources const& res, ConstMatrixView x, ConstMatrixView y, Metric m
 void pdist(Resources const& res, ConstMatrixView x, MatrixView out, Metric metric,
            MetricParams const& params) {
   char const* who = "pdist";
-  validate_inputs(who, x, x);
+  detail::validate_distance_inputs(who, x, x);
   std::int64_t const pairs = x.rows * (x.rows - 1) / 2;
   validate_output(who, out, 1, pairs, distance_output_dtype(x.dtype));
   if (pairs == 0) return;
@@ -99,7 +103,7 @@ void pdist(Resources const& res, ConstMatrixView x, MatrixView out, Metric metri
 }
 
 Array pdist(Resources const& res, ConstMatrixView x, Metric metric, MetricParams const& params) {
-  validate_inputs("pdist", x, x);
+  detail::validate_distance_inputs("pdist", x, x);
   std::int64_t const pairs = x.rows * (x.rows - 1) / 2;
   Array out = Array::allocate(1, pairs, distance_output_dtype(x.dtype), res.device, res.stream);
   pdist(res, x, out.view(), metric, params);

@@ -7,7 +7,6 @@
 
 #include "core/detail/expects.hpp"
 #include "core/detail/memory.hpp"
-#include "core/detail/validate_view.hpp"
 #include "distance/detail/plan.hpp"
 #include "neighbors/detail/plan.hpp"
 
@@ -33,15 +32,7 @@ void validate_offsets(char const* who, char const* name, std::vector<std::int64_
 }  // namespace
 
 void validate_inputs(char const* who, ConstMatrixView x, ConstMatrixView y) {
-  using cudist::detail::expect_valid_view;
-  expect_valid_view(who, "x", x);
-  expect_valid_view(who, "y", y);
-  CUDIST_EXPECTS(x.dtype == y.dtype, who << ": x is " << dtype_name(x.dtype) << " but y is "
-                                         << dtype_name(y.dtype) << "; convert one of them");
-  CUDIST_EXPECTS(x.dtype != DType::kInt16 && x.dtype != DType::kInt32 && x.dtype != DType::kInt64,
-                 who << ": dtype " << dtype_name(x.dtype)
-                     << " is not supported (use float16/bfloat16/float32/float64/uint8)");
-  CUDIST_EXPECTS(x.cols == y.cols, who << ": x has " << x.cols << " columns but y has " << y.cols);
+  cudist::detail::validate_distance_inputs(who, x, y);
   CUDIST_EXPECTS(x.rows <= kMaxRows && y.rows <= kMaxRows,
                  who << ": at most " << kMaxRows << " rows per input (x has " << x.rows
                      << ", y has " << y.rows << ")");

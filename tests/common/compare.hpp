@@ -19,11 +19,18 @@ struct Tolerance {
   double atol = 0;
 };
 
-inline double element(Array const& a, std::int64_t idx) {
-  return a.dtype() == DType::kFloat64 ? a.data_as<double>()[idx] : a.data_as<float>()[idx];
+/// Element idx of a host array of a floating or integer dtype, as double.
+inline double value_at(Array const& a, std::int64_t idx) {
+  switch (a.dtype()) {
+    case DType::kFloat32: return a.data_as<float>()[idx];
+    case DType::kFloat64: return a.data_as<double>()[idx];
+    case DType::kInt32: return a.data_as<std::int32_t>()[idx];
+    case DType::kInt16: return a.data_as<std::int16_t>()[idx];
+    default: ADD_FAILURE() << "value_at: unexpected dtype " << dtype_name(a.dtype()); return 0;
+  }
 }
 
-/// `got` (host, float32/float64, dense) against `want`; exact when tol is zero.
+/// `got` (host, dense) against `want`; exact when tol is zero.
 inline ::testing::AssertionResult matches(Array const& got, reference::Matrix const& want,
                                           Tolerance tol = {}) {
   if (got.rows() != want.rows || got.cols() != want.cols) {
@@ -34,7 +41,7 @@ inline ::testing::AssertionResult matches(Array const& got, reference::Matrix co
   std::int64_t bad = 0;
   for (std::int64_t i = 0; i < want.rows; ++i) {
     for (std::int64_t j = 0; j < want.cols; ++j) {
-      double const g = element(got, i * want.cols + j), w = want(i, j);
+      double const g = value_at(got, i * want.cols + j), w = want(i, j);
       bool ok;
       if (std::isnan(w) || std::isnan(g)) {
         ok = std::isnan(w) && std::isnan(g);

@@ -50,7 +50,7 @@ inline ::testing::AssertionResult knn_matches(Array const& distances, Array cons
     auto const want = reference::ranked_row(*e.distances, i, e.similarity, e.exclude_self);
     std::set<std::int64_t> seen;
     for (std::int64_t r = 0; r < k; ++r) {
-      double const got_d = element(distances, row * k + r);
+      double const got_d = value_at(distances, row * k + r);
       std::int64_t const got_i = indices.data_as<std::int64_t>()[row * k + r];
       if (r >= static_cast<std::int64_t>(want.size())) {
         if (got_i != -1 || !std::isnan(got_d)) fail(i, r, "padding must be (NaN, -1)", static_cast<double>(got_i), -1);
@@ -63,7 +63,7 @@ inline ::testing::AssertionResult knn_matches(Array const& distances, Array cons
       if (!same_distance(got_d, (*e.distances)(i, got_i), e.tol)) fail(i, r, "index's own distance", got_d, (*e.distances)(i, got_i));
       if (e.exact && got_i != want[r].index) fail(i, r, "index (exact data)", static_cast<double>(got_i), static_cast<double>(want[r].index));
       if (r > 0) {
-        double const prev_d = element(distances, row * k + r - 1);
+        double const prev_d = value_at(distances, row * k + r - 1);
         std::int64_t const prev_i = indices.data_as<std::int64_t>()[row * k + r - 1];
         bool const tie = prev_d == got_d || (std::isnan(prev_d) && std::isnan(got_d));
         if (tie && prev_i > got_i) fail(i, r, "tie not in index order", static_cast<double>(got_i), static_cast<double>(prev_i));

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <vector>
 
+#include "common/compare.hpp"
 #include "cudist/core/array.hpp"
 #include "reference/semiring_ref.hpp"
 
@@ -17,17 +18,6 @@ namespace cudist::test {
 
 inline constexpr DType kSemiringDtypes[] = {DType::kFloat32, DType::kFloat64, DType::kInt32,
                                             DType::kInt16};
-
-/// Element idx of a host array of one of the four dtypes, as a double.
-inline double value_at(Array const& a, std::int64_t idx) {
-  switch (a.dtype()) {
-    case DType::kFloat32: return a.data_as<float>()[idx];
-    case DType::kFloat64: return a.data_as<double>()[idx];
-    case DType::kInt32: return a.data_as<std::int32_t>()[idx];
-    case DType::kInt16: return a.data_as<std::int16_t>()[idx];
-    default: ADD_FAILURE() << "value_at: unexpected dtype " << dtype_name(a.dtype()); return 0;
-  }
-}
 
 /// Stores v (representable in the dtype) at element idx of a host array.
 inline void set_value(Array& a, std::int64_t idx, double v) {
@@ -73,25 +63,6 @@ inline SemiringMatrix diagonal_matrix(std::int64_t n, DType dtype, double diagon
     m.values.v[static_cast<std::size_t>(i)] = x;
   }
   return m;
-}
-
-/// `got` (host, dense) against `want`, exactly (infinities equal, NaN never expected).
-inline ::testing::AssertionResult equals(Array const& got, reference::Matrix const& want) {
-  if (got.rows() != want.rows || got.cols() != want.cols) {
-    return ::testing::AssertionFailure() << "shape (" << got.rows() << ", " << got.cols()
-                                         << ") but expected (" << want.rows << ", " << want.cols << ")";
-  }
-  std::ostringstream first;
-  std::int64_t bad = 0;
-  for (std::int64_t i = 0; i < want.rows; ++i) {
-    for (std::int64_t j = 0; j < want.cols; ++j) {
-      double const g = value_at(got, i * want.cols + j), w = want(i, j);
-      if (g != w && bad++ < 8) first << "\n  (" << i << ", " << j << "): got " << g << ", want " << w;
-    }
-  }
-  if (bad == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << bad << " of " << want.rows * want.cols
-                                       << " entries differ:" << first.str();
 }
 
 /// A witness array (host, int32, dense) against the reference's.

@@ -18,11 +18,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#if defined(__CUDACC__)
-#define CUDIST_HD __host__ __device__ __forceinline__
-#else
-#define CUDIST_HD inline
-#endif
+#include "core/detail/host_device.hpp"
 
 namespace cudist::detail::ops {
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/detail/host_device.hpp"
 #include "cudist/core/dtype.hpp"
 #include "distance/detail/problem.hpp"
 #include "neighbors/detail/keys.hpp"

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "sparse/detail/host_device.hpp"
+#include "core/detail/host_device.hpp"
 
 namespace cudist::sparse::detail {
 

@@ -2,7 +2,7 @@
 // says whether it reads the old y_i at all, so that y = A x never touches y's old contents.
 #pragma once
 
-#include "sparse/detail/host_device.hpp"
+#include "core/detail/host_device.hpp"
 
 namespace cudist::sparse::detail {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "sparse/detail/host_device.hpp"
+#include "core/detail/host_device.hpp"
 
 namespace cudist::sparse::detail {
 

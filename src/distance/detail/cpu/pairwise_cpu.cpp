@@ -10,17 +10,12 @@
 #include <cstdint>
 #include <vector>
 
-#include <omp.h>
-
 #include "distance/detail/backend.hpp"
-#include "distance/detail/cpu/micro_kernel.hpp"
+#include "distance/detail/cpu/tiled_contraction.hpp"
 #include "distance/detail/dispatch_op.hpp"
 
 namespace cudist::detail::cpu {
 namespace {
-
-constexpr std::int64_t kTileRows = 64;     // x rows per task (packing cost ~1/(2*64) of the work)
-constexpr std::int64_t kPanelBytes = 192 * 1024;  // y panel kept in L2 while kTileRows rows stream
 
 /// Writes one finished value where the layout puts (i, j).
 template <class Out>
@@ -54,48 +49,18 @@ void run_tiles(PairwiseProblem const& p, Op const& op) {
   Writer<Out> const write{static_cast<Out*>(p.out.data), p.out.stride, m, p.layout,
                           p.zero_diagonal};
 
-  std::int64_t const groups_fit =
-      std::max<std::int64_t>(1, kPanelBytes / (std::max<std::int64_t>(d, 1) * kNR * sizeof(C)));
-  std::int64_t const tile_cols = kNR * std::min<std::int64_t>(groups_fit, 16);
-  std::int64_t const row_tiles = (m + kTileRows - 1) / kTileRows;
-  std::int64_t const col_tiles = (n + tile_cols - 1) / tile_cols;
-
-#pragma omp parallel
-  {
-    std::vector<C> panel(static_cast<std::size_t>(tile_cols * d));
-#pragma omp for schedule(dynamic, 1)
-    for (std::int64_t t = 0; t < row_tiles * col_tiles; ++t) {
-      std::int64_t const i0 = (t % row_tiles) * kTileRows;
-      std::int64_t const j0 = (t / row_tiles) * tile_cols;
-      std::int64_t const i1 = std::min(m, i0 + kTileRows);
-      std::int64_t const j1 = std::min(n, j0 + tile_cols);
-      if (p.layout == OutputLayout::kCondensed && j1 <= i0 + 1) continue;  // below the diagonal
-
-      // Pack y[j0:j1] as groups of kNR rows, k-major inside a group; pad with y's last row.
-      std::int64_t const ngroups = (j1 - j0 + kNR - 1) / kNR;
-      for (std::int64_t g = 0; g < ngroups; ++g) {
-        C* dst = panel.data() + g * d * kNR;
-        for (int c = 0; c < kNR; ++c) {
-          std::int64_t const j = std::min(j0 + g * kNR + c, j1 - 1);
-          Elem const* src = y + j * p.y.stride;
-          for (std::int64_t k = 0; k < d; ++k) dst[k * kNR + c] = static_cast<C>(src[k]);
-        }
-      }
-
-      for (std::int64_t i = i0; i < i1; i += kMR) {
-        Elem const* xr[kMR];
-        for (int r = 0; r < kMR; ++r) xr[r] = x + std::min(i + r, i1 - 1) * p.x.stride;
-        for (std::int64_t g = 0; g < ngroups; ++g) {
-          Acc acc[kMR][kNR];
-          micro_kernel(op, xr, panel.data() + g * d * kNR, d, w, acc);
-          std::int64_t const jg = j0 + g * kNR;
-          for (int r = 0; r < kMR && i + r < i1; ++r)
-            for (int c = 0; c < kNR && jg + c < j1; ++c)
-              write(i + r, jg + c, op.finish(acc[r][c], i + r, jg + c));
-        }
-      }
+  auto const pack_rows_of_y = [&](C* dst, std::int64_t jg, std::int64_t j_last) {
+    for (int c = 0; c < kNR; ++c) {
+      Elem const* src = y + std::min(jg + c, j_last) * p.y.stride;
+      for (std::int64_t k = 0; k < d; ++k) dst[k * kNR + c] = static_cast<C>(src[k]);
     }
-  }
+  };
+  bool const condensed = p.layout == OutputLayout::kCondensed;
+  auto const below_diagonal = [&](std::int64_t i0, std::int64_t, std::int64_t j1) {
+    return condensed && j1 <= i0 + 1;
+  };
+  contract_tiles(op, x, p.x.stride, m, n, d, w, pack_rows_of_y, below_diagonal,
+                 [&](std::int64_t i, std::int64_t j, Acc const& acc) { write(i, j, op.finish(acc, i, j)); });
 }
 
 }  // namespace
