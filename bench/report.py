@@ -24,28 +24,35 @@ def main():
     ap.add_argument("--out", help="directory to write <date>-<device>.md/.json into")
     args = ap.parse_args()
     ours = load(args.ours)
+    # A peer file's case "D3" is the peer of our D3; "D3-sklearn" is a further peer of it, shown
+    # on a row of its own.
     peers = {}
     for p in args.peers:
         for c in load(p).get("cases", []):
-            peers[c["id"]] = c
+            peers.setdefault(c["id"].split("-")[0], []).append(c)
     rows = []
     lines = [f"device: {ours.get('device', '?')}; date: {datetime.date.today()}",
              "",
              "| id | case | ours (us) | floor (us) | ours / floor | floor basis | peer | peer (us) | peer / ours | correct |",
              "|---|---|---:|---:|---:|---|---|---:|---:|---|"]
     for c in ours.get("cases", []):
-        peer = peers.get(c["id"]) or ({"peer": c["peer"], "peer_us": c["peer_us"], "note": ""} if c.get("peer") else None)
+        own = [{"id": c["id"], "peer": c["peer"], "peer_us": c["peer_us"], "note": ""}] if c.get("peer") else []
+        # A peer file's entry with the case's own id replaces the suite's built-in peer.
+        case_peers = peers.get(c["id"]) or []
+        if not any(p["id"] == c["id"] for p in case_peers):
+            case_peers = own + case_peers
         ratio = c["time_us"] / c["floor_us"] if c["floor_us"] else float("nan")
-        speedup = peer["peer_us"] / c["time_us"] if peer and c["time_us"] else None
-        row = dict(c, ours_over_floor=ratio, peer_name=peer["peer"] if peer else "",
-                   peer_time_us=peer["peer_us"] if peer else None, peer_over_ours=speedup,
-                   peer_note=peer.get("note", "") if peer else "")
-        rows.append(row)
-        lines.append(f"| {c['id']} | {c['description']} | {c['time_us']:.1f} | {c['floor_us']:.1f} | {ratio:.2f} | "
-                     f"{c['floor_basis']} | {row['peer_name']} | "
-                     f"{'' if speedup is None else format(peer['peer_us'], '.1f')} | "
-                     f"{'' if speedup is None else f'{speedup:.2f}x'} | {'yes' if c['correct'] else 'NO'} |")
-    notes = [f"- {r['id']}: {r['peer_note']}" for r in rows if r["peer_note"]]
+        for peer in case_peers or [None]:
+            speedup = peer["peer_us"] / c["time_us"] if peer and c["time_us"] else None
+            row = dict(c, ours_over_floor=ratio, peer_name=peer["peer"] if peer else "",
+                       peer_time_us=peer["peer_us"] if peer else None, peer_over_ours=speedup,
+                       peer_note=peer.get("note", "") if peer else "")
+            rows.append(row)
+            lines.append(f"| {c['id']} | {c['description']} | {c['time_us']:.1f} | {c['floor_us']:.1f} | {ratio:.2f} | "
+                         f"{c['floor_basis']} | {row['peer_name']} | "
+                         f"{'' if speedup is None else format(peer['peer_us'], '.1f')} | "
+                         f"{'' if speedup is None else f'{speedup:.2f}x'} | {'yes' if c['correct'] else 'NO'} |")
+    notes = [f"- {r['id']} {r['peer_name']}: {r['peer_note']}" for r in rows if r["peer_note"]]
     text = "\n".join(lines + ([""] + ["Peer notes:"] + notes if notes else [])) + "\n"
     print(text, end="")
     if args.out:

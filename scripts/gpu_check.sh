@@ -3,13 +3,13 @@
 # run compute-sanitizer (memcheck, racecheck) over them, run the benchmark suites and the torch
 # peers on the same inputs, and leave logs, JSON and the merged table in $OUT.
 #
-#   scripts/gpu_check.sh [build] [test] [sanitize] [bench] [python]   (default: all of them)
+#   scripts/gpu_check.sh [build] [test] [demo] [sanitize] [bench] [python]   (default: all of them)
 #   BENCH_SUITES="dense knn" scripts/gpu_check.sh bench                 (a subset of the suites)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-check-out}
 mkdir -p "$OUT"
-steps=${*:-build test sanitize bench python}
+steps=${*:-build test demo sanitize bench python}
 want() { [[ " $steps " == *" $1 "* ]]; }
 BUILD=${BUILD_DIR:-build-gpu}  # outside the repo to survive re-sent trees on a warm machine
 status=0
@@ -30,6 +30,11 @@ if want test; then
   [ $rc -eq 0 ] || { grep -E "Failed|FAILED|\*\*\*" "$OUT/ctest_cuda.log" | head -40; status=1; }
 fi
 
+if want demo; then
+  $BUILD/tools/cudist/cudist demo 2>&1 | tee -a "$OUT/summary.log"
+  note "cudist demo exit ${PIPESTATUS[0]}"
+fi
+
 if want sanitize; then
   : > "$OUT/sanitizer.log"
   for exe in $(find $BUILD/tests -name '*_test_cuda' -type f | sort); do
@@ -47,23 +52,30 @@ if want sanitize; then
 fi
 
 if want bench; then
+  rm -f /tmp/bench.json /tmp/torch.json /tmp/cpu.json
   suites=""
   for s in ${BENCH_SUITES:-}; do suites+=" --suite $s"; done
-  # At most 8 files come back from the device: bench and peer logs go to summary.log.
-  $BUILD/tools/cudist/cudist bench $suites --json "$OUT/bench.json" 2>&1 | tee -a "$OUT/summary.log"
+  # At most 8 files come back from the device: the raw JSON stays in /tmp, the logs go to
+  # summary.log, and report.py writes the merged table and JSON (bench/results/ format) to $OUT.
+  $BUILD/tools/cudist/cudist bench $suites --json /tmp/bench.json 2>&1 | tee -a "$OUT/summary.log"
   note "cudist bench exit ${PIPESTATUS[0]}"
-  python3 bench/peers/torch_peers.py --json "$OUT/torch.json" ${BENCH_SUITES:+--suites $BENCH_SUITES} 2>&1 \
+  python3 bench/peers/torch_peers.py --json /tmp/torch.json ${BENCH_SUITES:+--suites $BENCH_SUITES} 2>&1 \
       | tee -a "$OUT/summary.log"
   note "torch peers exit ${PIPESTATUS[0]}"
-  python3 bench/report.py "$OUT/bench.json" "$OUT/torch.json" > "$OUT/report.md" 2>&1
-  cat "$OUT/report.md"
+  if [ -z "${BENCH_SUITES:-}" ] || [[ " $BENCH_SUITES " == *" semiring "* ]]; then
+    python3 bench/peers/cpu_peers.py --json /tmp/cpu.json --suites semiring 2>&1 | tee -a "$OUT/summary.log"
+    note "scipy graph peers exit ${PIPESTATUS[0]}"
+  fi
+  python3 bench/report.py /tmp/bench.json /tmp/torch.json /tmp/cpu.json --out "$OUT" 2>&1 | tee -a "$OUT/summary.log"
 fi
 
 if want python; then
   if [ -f pyproject.toml ]; then
     python3 -m pip install -q --no-build-isolation --no-deps --target /tmp/cudist-py . > "$OUT/python.log" 2>&1 &&
-      PYTHONPATH=/tmp/cudist-py python3 -m pytest -q python/tests >> "$OUT/python.log" 2>&1
+      PYTHONPATH=/tmp/cudist-py python3 -m pytest -q -rs python/tests >> "$OUT/python.log" 2>&1
     rc=$?; note "python exit $rc: $(tail -1 "$OUT/python.log")"
+    PYTHONPATH=/tmp/cudist-py python3 scripts/python_demo.py 2>&1 | tee -a "$OUT/python.log"
+    note "python demo exit ${PIPESTATUS[0]}"
     [ $rc -eq 0 ] || status=1
   fi
 fi
