@@ -1,10 +1,11 @@
 """cudist: distance-like matrix products on NVIDIA GPUs, with a CPU backend giving the same answers.
 
 - cdist, pdist: drop-ins for scipy.spatial.distance's, every metric and keyword argument;
-- knn, match, radius: nearest neighbours without the distance matrix;
+- knn, self_knn, match, radius: nearest neighbours without the distance matrix, and
+  knn_batched, match_batched for many independent problems in one call;
 - semiring_product, minplus: matrix products over (min, +) and other semirings;
-- apsp, apsp_path: all-pairs shortest paths;
-- spmv, spmm: sparse (CSR) matrix times dense vector / matrix.
+- apsp, apsp_path: all-pairs shortest paths of dense, sparse, edge-list or Matrix Market graphs;
+- spmv, spmm, SpmvPlan: sparse (CSR) matrix times dense vector / matrix (spmv also over min-plus).
 
 Each takes NumPy arrays (CPU backend, or a GPU with device=) and torch / CuPy arrays, used in
 place on their own device and stream, and returns arrays of the same framework::
@@ -17,9 +18,9 @@ from ._cudist import CudaError, DeviceUnavailableError, NegativeCycleError, OutO
 from ._devices import cuda_available, devices
 from .distance import cdist, pdist
 from .graph import apsp, apsp_path
-from .neighbors import knn, match, radius
+from .neighbors import knn, knn_batched, match, match_batched, radius, self_knn
 from .semiring import minplus, semiring_product
-from .sparse import spmm, spmv
+from .sparse import SpmvPlan, spmm, spmv
 
 __version__ = "0.1.0"
 
@@ -28,16 +29,20 @@ __all__ = [
     "DeviceUnavailableError",
     "NegativeCycleError",
     "OutOfMemoryError",
+    "SpmvPlan",
     "apsp",
     "apsp_path",
     "cdist",
     "cuda_available",
     "devices",
     "knn",
+    "knn_batched",
     "match",
+    "match_batched",
     "minplus",
     "pdist",
     "radius",
+    "self_knn",
     "semiring_product",
     "spmm",
     "spmv",

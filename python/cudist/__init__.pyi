@@ -1,5 +1,6 @@
 # Type hints for the public API of cudist. Arrays of a DLPack framework (NumPy, torch, CuPy) come
 # back as the same type; array_likes (lists) come back as NumPy arrays.
+import os
 from typing import Any, Protocol, TypeVar, overload
 
 import numpy as np
@@ -19,6 +20,7 @@ class _DLPackArray(Protocol):
 _ArrayT = TypeVar("_ArrayT", bound=_DLPackArray)
 _Parameter = npt.ArrayLike | _DLPackArray | None
 _Device = str | Any  # 'cpu', 'cuda', 'cuda:N', 'auto', or a torch.device
+_Offsets = npt.ArrayLike | _DLPackArray  # 1-D integers, CSR indptr style
 
 class DeviceUnavailableError(RuntimeError): ...
 class OutOfMemoryError(MemoryError): ...
@@ -108,6 +110,66 @@ def knn(
     VI: _Parameter = None,
 ) -> tuple[npt.NDArray[np.floating[Any]], npt.NDArray[np.int64]]: ...
 @overload
+def self_knn(
+    X: _ArrayT,
+    k: int,
+    metric: str = "euclidean",
+    *,
+    exclude_self: bool = True,
+    pad: bool = False,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> tuple[_ArrayT, _ArrayT]: ...
+@overload
+def self_knn(
+    X: npt.ArrayLike,
+    k: int,
+    metric: str = "euclidean",
+    *,
+    exclude_self: bool = True,
+    pad: bool = False,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> tuple[npt.NDArray[np.floating[Any]], npt.NDArray[np.int64]]: ...
+@overload
+def knn_batched(
+    XA: _ArrayT,
+    XB: _DLPackArray,
+    XA_offsets: _Offsets,
+    XB_offsets: _Offsets,
+    k: int,
+    metric: str = "euclidean",
+    *,
+    pad: bool = False,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> tuple[_ArrayT, _ArrayT]: ...
+@overload
+def knn_batched(
+    XA: npt.ArrayLike,
+    XB: npt.ArrayLike,
+    XA_offsets: _Offsets,
+    XB_offsets: _Offsets,
+    k: int,
+    metric: str = "euclidean",
+    *,
+    pad: bool = False,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> tuple[npt.NDArray[np.floating[Any]], npt.NDArray[np.int64]]: ...
+@overload
 def match(
     XA: _ArrayT,
     XB: _DLPackArray,
@@ -137,6 +199,40 @@ def match(
     V: _Parameter = None,
     VI: _Parameter = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.floating[Any]]]: ...
+@overload
+def match_batched(
+    XA: _ArrayT,
+    XB: _DLPackArray,
+    XA_offsets: _Offsets,
+    XB_offsets: _Offsets,
+    metric: str = "euclidean",
+    *,
+    ratio: float = 0.75,
+    mutual: bool = False,
+    max_distance: float = ...,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> tuple[_ArrayT, _ArrayT, _ArrayT]: ...
+@overload
+def match_batched(
+    XA: npt.ArrayLike,
+    XB: npt.ArrayLike,
+    XA_offsets: _Offsets,
+    XB_offsets: _Offsets,
+    metric: str = "euclidean",
+    *,
+    ratio: float = 0.75,
+    mutual: bool = False,
+    max_distance: float = ...,
+    device: _Device | None = None,
+    p: float = 2.0,
+    w: _Parameter = None,
+    V: _Parameter = None,
+    VI: _Parameter = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.floating[Any]], npt.NDArray[np.int64]]: ...
 @overload
 def radius(
     XA: _ArrayT,
@@ -177,8 +273,10 @@ def minplus(
     A: Any, B: Any, *, out: Any = None, witness: Any = False, device: _Device | None = None
 ) -> Any: ...
 def apsp(
-    weights: Any,
+    graph: Any | str | os.PathLike[str] | tuple[Any, Any, Any],
     *,
+    n: int | None = None,
+    dtype: npt.DTypeLike | None = None,
     directed: bool = True,
     next_hops: bool = False,
     out: Any = None,
@@ -193,6 +291,7 @@ def spmv(
     alpha: float = 1.0,
     beta: float = 0.0,
     transpose: bool = False,
+    semiring: str = "plus-times",
     device: _Device | None = None,
 ) -> _ArrayT: ...
 def spmm(
@@ -205,3 +304,30 @@ def spmm(
     transpose: bool = False,
     device: _Device | None = None,
 ) -> _ArrayT: ...
+
+class SpmvPlan:
+    def __init__(
+        self, A: Any, *, transpose: bool = False, device: _Device | None = None
+    ) -> None: ...
+    @property
+    def shape(self) -> tuple[int, int]: ...
+    @property
+    def nnz(self) -> int: ...
+    @property
+    def dtype(self) -> str: ...
+    @property
+    def device(self) -> str: ...
+    @property
+    def algorithm(self) -> str: ...
+    def spmv(
+        self,
+        x: _ArrayT,
+        *,
+        y: _ArrayT | None = None,
+        alpha: float = 1.0,
+        beta: float = 0.0,
+        semiring: str = "plus-times",
+    ) -> _ArrayT: ...
+    def spmm(
+        self, X: _ArrayT, *, Y: _ArrayT | None = None, alpha: float = 1.0, beta: float = 0.0
+    ) -> _ArrayT: ...

@@ -44,6 +44,9 @@ class _NumPy:
     def empty(self, shape, dtype, like):
         return np.empty(shape, dtype=dtype)
 
+    def full(self, shape, value, dtype, like):
+        return np.full(shape, value, dtype=dtype)
+
     def export(self, array):
         return array
 
@@ -86,6 +89,10 @@ class _Torch:
     def empty(self, shape, dtype, like):
         return self._torch.empty(shape, dtype=getattr(self._torch, dtype), device=like.device)
 
+    def full(self, shape, value, dtype, like):
+        return self._torch.full(shape, value, dtype=getattr(self._torch, dtype),
+                                device=like.device)
+
     def export(self, tensor):
         return tensor.__dlpack__(stream=-1) if tensor.is_cuda else tensor
 
@@ -121,6 +128,10 @@ class _CuPy:
     def empty(self, shape, dtype, like):
         with like.device:
             return self._cupy.empty(shape, dtype=dtype)
+
+    def full(self, shape, value, dtype, like):
+        with like.device:
+            return self._cupy.full(shape, value, dtype=dtype)
 
     def export(self, array):
         return array.__dlpack__(stream=-1)
@@ -191,6 +202,10 @@ class Placement:
     def empty(self, shape, dtype):
         """An uninitialised array of `dtype` (a NumPy dtype name) next to home."""
         return self._framework.empty(shape, dtype, self._home)
+
+    def full(self, shape, value, dtype):
+        """An array of `dtype` filled with `value`, next to home, on the framework's stream."""
+        return self._framework.full(shape, value, dtype, self._home)
 
     export = staticmethod(export)
 

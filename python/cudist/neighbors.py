@@ -1,4 +1,5 @@
-"""Nearest neighbours without the distance matrix: knn, match (Lowe's ratio test) and radius.
+"""Nearest neighbours without the distance matrix: knn, self_knn, match (Lowe's ratio test) and
+radius, and knn / match over many independent problems in one call (knn_batched, match_batched).
 
 Distances are those of cdist, for every metric, dtype and keyword argument (p, w, V, VI); on a GPU
 the selection runs inside the distance computation, so the (mA, mB) matrix is never written.
@@ -10,19 +11,61 @@ follow cdist's rules: the results are arrays of XA's framework on XA's device.
 import math
 import operator
 
+import numpy as np
+
 from . import _cudist
-from ._frameworks import as_array, expect_2d, placed
+from ._frameworks import as_array, expect_2d, framework_of, placed
 from ._metric_args import metric_name, metric_params
 
-__all__ = ["knn", "match", "radius"]
+__all__ = ["knn", "knn_batched", "match", "match_batched", "radius", "self_knn"]
+
+_BATCHES = """
+    A batch stacks the problems' rows: problem b pairs rows XA_offsets[b] .. XA_offsets[b+1] - 1
+    of XA with rows XB_offsets[b] .. XB_offsets[b+1] - 1 of XB, like the indptr of a CSR matrix.
+    Both offsets are 1-D integer arrays of the same length (problems + 1), non-decreasing, from 0
+    to the number of rows (read on the host: device arrays are copied back, which synchronizes).
+    Every problem is solved in the same call, with no launch per problem. From lists of arrays::
+
+        XA = np.concatenate(queries)
+        XA_offsets = np.concatenate([[0], np.cumsum([len(q) for q in queries])])
+"""
+
+
+def _batched(function):
+    if function.__doc__ is not None:  # None under python -OO
+        function.__doc__ += _BATCHES
+    return function
+
+
+def _matrix(X, name):
+    X = as_array(X)
+    expect_2d(X, name)
+    return X
+
+
+def _metric(who, metric, kwargs):
+    metric = metric_name(metric)
+    return metric, metric_params(who, metric, kwargs)
 
 
 def _rows(who, XA, XB, metric, kwargs):
-    XA, XB = as_array(XA), as_array(XB)
-    expect_2d(XA, "XA")
-    expect_2d(XB, "XB")
-    metric = metric_name(metric)
-    return XA, XB, metric, metric_params(who, metric, kwargs)
+    return (_matrix(XA, "XA"), _matrix(XB, "XB")) + _metric(who, metric, kwargs)
+
+
+def _k(who, k):
+    k = operator.index(k)
+    if k < 1:
+        raise ValueError(f"{who}: k = {k}; k must be at least 1")
+    return k
+
+
+def _offsets(who, offsets, name):
+    """A batch's offsets as the int64 host vector the extension reads (a copy unless it is one)."""
+    offsets = framework_of(offsets).to_numpy(offsets)  # lists stay integers
+    if offsets.ndim != 1 or offsets.dtype.kind not in "iu":
+        raise TypeError(f"{who}: {name} must be a 1-dimensional integer array, got "
+                        f"{offsets.ndim} dimensions of dtype {offsets.dtype}")
+    return np.ascontiguousarray(offsets, dtype=np.int64)
 
 
 def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, **kwargs):
@@ -38,15 +81,62 @@ def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, **kwargs):
     cdist(XA, XB, metric) and keeping the first k, without forming that matrix.
     """
     XA, XB, metric, params = _rows("knn", XA, XB, metric, kwargs)
-    k = operator.index(k)
-    if k < 1:
-        raise ValueError(f"knn: k = {k}; k must be at least 1")
+    k = _k("knn", k)
     with placed(XA, device) as at:
         distances = at.empty((XA.shape[0], k), at.distance_dtype(XA))
         indices = at.empty((XA.shape[0], k), "int64")
         _cudist.knn(at.export(XA), at.export(XB), k, at.export(distances), at.export(indices),
                     metric, pad, at.device, at.stream, **params)
     return distances, indices
+
+
+def self_knn(X, k, metric="euclidean", *, exclude_self=True, pad=False, device=None, **kwargs):
+    """The k nearest rows of X to each row of X: the k-NN graph of a point set.
+
+    With exclude_self=True (the default) row i is never among its own neighbours, though other
+    rows at distance 0 (duplicates) are; k is then at most m - 1. With exclude_self=False this is
+    knn(X, X, k). pad, device and the metric's keyword arguments are as for knn.
+
+    Returns
+    -------
+    distances : (m, k) array, float64 for float64 inputs and float32 otherwise, nearest first
+    indices : (m, k) int64 array of row indices into X
+
+    The results are allocated by the library (on the device that computes) and handed over as
+    arrays of X's framework without a copy.
+    """
+    X = _matrix(X, "X")
+    metric, params = _metric("self_knn", metric, kwargs)
+    k = _k("self_knn", k)
+    with placed(X, device) as at:
+        return _cudist.self_knn(at.export(X), k, metric, bool(exclude_self), bool(pad),
+                                at.framework, at.home_device, at.device, at.stream, **params)
+
+
+@_batched
+def knn_batched(XA, XB, XA_offsets, XB_offsets, k, metric="euclidean", *, pad=False, device=None,
+                **kwargs):
+    """knn for many independent problems at once: each row of XA against its problem's rows of XB.
+
+    Returns
+    -------
+    distances : (mA, k) array, nearest first; row r belongs to row r of XA
+    indices : (mA, k) int64 array counting from the first row of the problem's rows of XB (add
+        XB_offsets[b] for row indices into XB)
+
+    k must not exceed the rows of XB of any problem that has queries, unless pad=True: then the
+    missing slots get index -1 and a NaN distance (all k of them when the problem has no rows of
+    XB). Otherwise as knn. The results are allocated by the library and handed over as arrays of
+    XA's framework without a copy.
+    """
+    XA, XB, metric, params = _rows("knn_batched", XA, XB, metric, kwargs)
+    XA_offsets = _offsets("knn_batched", XA_offsets, "XA_offsets")
+    XB_offsets = _offsets("knn_batched", XB_offsets, "XB_offsets")
+    k = _k("knn_batched", k)
+    with placed(XA, device) as at:
+        return _cudist.knn_batched(at.export(XA), at.export(XB), XA_offsets, XB_offsets, k, metric,
+                                   bool(pad), at.framework, at.home_device, at.device, at.stream,
+                                   **params)
 
 
 def match(XA, XB, metric="euclidean", *, ratio=0.75, mutual=False, max_distance=math.inf,
@@ -67,11 +157,42 @@ def match(XA, XB, metric="euclidean", *, ratio=0.75, mutual=False, max_distance=
     device) and hands over without a copy.
     """
     XA, XB, metric, params = _rows("match", XA, XB, metric, kwargs)
+    pairs, distances, _ = _match(XA, XB, None, None, metric, ratio, mutual, max_distance, device,
+                                 params)
+    return pairs, distances
+
+
+def _match(XA, XB, XA_offsets, XB_offsets, metric, ratio, mutual, max_distance, device, params):
+    """(pairs, distances, offsets) of match or, with offsets, match_batched."""
     with placed(XA, device) as at:
-        pairs, distances = _cudist.match(
-            at.export(XA), at.export(XB), metric, float(ratio), bool(mutual), float(max_distance),
-            at.framework, at.home_device, at.device, at.stream, **params)
-    return pairs, distances.reshape(-1)
+        pairs, distances, offsets = _cudist.match(
+            at.export(XA), at.export(XB), XA_offsets, XB_offsets, metric, float(ratio),
+            bool(mutual), float(max_distance), at.framework, at.home_device, at.device, at.stream,
+            **params)
+    return pairs, distances.reshape(-1), offsets.reshape(-1)
+
+
+@_batched
+def match_batched(XA, XB, XA_offsets, XB_offsets, metric="euclidean", *, ratio=0.75, mutual=False,
+                  max_distance=math.inf, device=None, **kwargs):
+    """match for many independent problems at once (the descriptor sets of many image pairs).
+
+    Returns
+    -------
+    pairs : (count, 2) int64 array of (query, train) rows, ordered by problem and query; both
+        count from the start of their problem's rows (add XA_offsets[b] and XB_offsets[b] for
+        rows of XA and XB)
+    distances : (count,) array of their distances
+    offsets : (problems + 1,) int64 array: the matches of problem b are rows
+        offsets[b] .. offsets[b+1] - 1 of pairs
+
+    The ratio test, mutual check and max_distance apply within each problem. Otherwise as match.
+    """
+    XA, XB, metric, params = _rows("match_batched", XA, XB, metric, kwargs)
+    XA_offsets = _offsets("match_batched", XA_offsets, "XA_offsets")
+    XB_offsets = _offsets("match_batched", XB_offsets, "XB_offsets")
+    return _match(XA, XB, XA_offsets, XB_offsets, metric, ratio, mutual, max_distance, device,
+                  params)
 
 
 def radius(XA, XB, r, metric="euclidean", *, device=None, **kwargs):

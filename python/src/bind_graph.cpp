@@ -1,8 +1,11 @@
-// Bindings of all-pairs shortest paths (include/cudist/graph/apsp.hpp) on dense weight matrices,
-// into outputs the Python wrapper allocates, and of the path reconstruction.
+// Bindings of all-pairs shortest paths (include/cudist/graph/apsp.hpp): on dense weight matrices
+// into outputs the Python wrapper allocates; on edge lists (include/cudist/sparse/triplets.hpp)
+// and Matrix Market files (include/cudist/io/matrix_market.hpp) through the library's edge-list
+// overload, which allocates the result; and the path reconstruction.
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nanobind/nanobind.h>
@@ -14,6 +17,9 @@
 #include "array_views.hpp"
 #include "bindings.hpp"
 #include "cudist/graph/apsp.hpp"
+#include "cudist/io/matrix_market.hpp"
+#include "cudist/sparse/triplets.hpp"
+#include "result_arrays.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -44,6 +50,60 @@ void apsp_into(InputArray const& weights_array, OutputArray const& dist_array, b
   apsp(res, weights, dist, options);
 }
 
+/// Edge lists as the Python wrapper hands them over: int64 vertices and float64 weights (host).
+using VertexArray = nb::ndarray<std::int64_t const, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using WeightArray = nb::ndarray<double const, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+/// (dist, next or None) of the graph `edges`, as `framework` arrays on `home`. The library
+/// allocates dist; next is allocated here, since the library takes it as an output view.
+nb::tuple apsp_of_edges(sparse::Triplets const& edges, std::string const& dtype, bool directed,
+                        bool next_hops, std::string const& framework, std::string const& home,
+                        std::string const& device, std::uintptr_t stream) {
+  Resources const res(Device::parse(device), reinterpret_cast<void*>(stream));
+  DType const result_dtype = dtype_from_name(dtype);
+  ApspOptions options;
+  options.directed = directed;
+  std::optional<Array> next;
+  if (next_hops) {
+    next = Array::allocate(edges.rows, edges.rows, DType::kInt32, res.device, res.stream);
+    options.next = next->view();
+  }
+  Array dist;
+  {
+    nb::gil_scoped_release released;
+    dist = apsp(res, edges, result_dtype, options);
+  }
+  Device const to = Device::parse(home);
+  return nb::make_tuple(
+      to_framework(std::move(dist), framework, to, res.stream),
+      next ? to_framework(std::move(*next), framework, to, res.stream) : nb::none());
+}
+
+nb::tuple apsp_edge_list(VertexArray const& u, VertexArray const& v, WeightArray const& w,
+                         std::int64_t rows, std::int64_t cols, std::string const& dtype,
+                         bool directed, bool next_hops, std::string const& framework,
+                         std::string const& home, std::string const& device,
+                         std::uintptr_t stream) {
+  sparse::Triplets edges;
+  edges.rows = rows;
+  edges.cols = cols;
+  edges.row.assign(u.data(), u.data() + u.size());
+  edges.col.assign(v.data(), v.data() + v.size());
+  edges.value.assign(w.data(), w.data() + w.size());
+  return apsp_of_edges(edges, dtype, directed, next_hops, framework, home, device, stream);
+}
+
+nb::tuple apsp_file(std::string const& path, std::string const& dtype, bool directed,
+                    bool next_hops, std::string const& framework, std::string const& home,
+                    std::string const& device, std::uintptr_t stream) {
+  sparse::Triplets edges;
+  {
+    nb::gil_scoped_release released;
+    edges = io::read_matrix_market_triplets(path);
+  }
+  return apsp_of_edges(edges, dtype, directed, next_hops, framework, home, device, stream);
+}
+
 std::vector<std::int64_t> path_of(InputArray const& next, std::int64_t from, std::int64_t to) {
   ConstMatrixView const view = matrix_view(next, "apsp_path: next");
   nb::gil_scoped_release released;  // a device next-hop matrix is read back to the host
@@ -55,6 +115,12 @@ std::vector<std::int64_t> path_of(InputArray const& next, std::int64_t from, std
 void bind_graph(nb::module_& m) {
   m.def("apsp", &apsp_into, "weights"_a, "out"_a, "directed"_a, "next"_a.none(), "device"_a,
         "stream"_a, "out = shortest path lengths of the weight matrix (optionally next hops).");
+  m.def("apsp_edges", &apsp_edge_list, "u"_a, "v"_a, "w"_a, "rows"_a, "cols"_a, "dtype"_a,
+        "directed"_a, "next_hops"_a, "framework"_a, "home"_a, "device"_a, "stream"_a,
+        "(dist, next or None) of the graph with edges u[t] -> v[t] of weight w[t].");
+  m.def("apsp_file", &apsp_file, "path"_a, "dtype"_a, "directed"_a, "next_hops"_a, "framework"_a,
+        "home"_a, "device"_a, "stream"_a,
+        "(dist, next or None) of the graph whose edges are a Matrix Market file's entries.");
   m.def("apsp_path", &path_of, "next"_a, "source"_a, "target"_a,
         "The vertices of a shortest path from source to target, read from a next-hop matrix.");
 }

@@ -56,3 +56,43 @@ def test_cupy_work_runs_on_the_current_stream(monkeypatch, rng):
     assert seen == [side.ptr]
     assert_allclose(cupy.asnumpy(got), distance.cdist(cupy.asnumpy(XA), cupy.asnumpy(XB),
                                                       "jensenshannon"), **tolerance(np.float64))
+
+
+def test_cupy_self_knn_and_batches(rng):
+    X = rng.standard_normal((150, 12))
+    distances, indices = cudist.self_knn(cupy.asarray(X), 4)
+    assert isinstance(distances, cupy.ndarray) and indices.dtype == np.int64
+    expected = cudist.self_knn(X, 4)
+    assert_allclose(cupy.asnumpy(distances), expected[0], rtol=1e-12)
+    offsets = cupy.asarray([0, 60, 150])
+    distances, indices = cudist.knn_batched(cupy.asarray(X), cupy.asarray(X), offsets, offsets, 3)
+    assert isinstance(indices, cupy.ndarray)
+    expected = cudist.knn_batched(X, X, [0, 60, 150], [0, 60, 150], 3)
+    assert_allclose(cupy.asnumpy(distances), expected[0], rtol=1e-12)
+    pairs, _, match_offsets = cudist.match_batched(cupy.asarray(X), cupy.asarray(X + 1e-3),
+                                                   offsets, offsets)
+    assert isinstance(pairs, cupy.ndarray) and int(match_offsets[-1]) == pairs.shape[0]
+
+
+def test_cupy_spmv_plan_and_min_plus(rng):
+    import cupyx.scipy.sparse as cusparse
+    import scipy.sparse as sp
+
+    A = sp.random(300, 200, density=0.05, format="csr", random_state=rng)
+    x = rng.random(200)
+    plan = cudist.SpmvPlan(cusparse.csr_matrix(A))
+    got = plan.spmv(cupy.asarray(x))
+    assert isinstance(got, cupy.ndarray) and plan.device.startswith("cuda")
+    assert_allclose(cupy.asnumpy(got), A @ x, rtol=1e-12)
+    coo = A.tocoo()
+    expected = np.full(300, np.inf)
+    np.minimum.at(expected, coo.row, coo.data + x[coo.col])
+    got = cudist.spmv(cusparse.csr_matrix(A), cupy.asarray(x), semiring="min-plus")
+    assert_allclose(cupy.asnumpy(got), expected, rtol=0)
+
+
+def test_cupy_edge_lists_give_cupy_results():
+    u, v = cupy.asarray([0, 1]), cupy.asarray([1, 2])
+    dist = cudist.apsp((u, v, cupy.asarray([2.0, 3.0])), n=3)
+    assert isinstance(dist, cupy.ndarray)
+    assert cupy.asnumpy(dist)[0, 2] == 5.0

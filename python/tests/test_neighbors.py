@@ -127,3 +127,166 @@ def test_empty_results_are_empty_arrays(rng):
     assert_array_equal(offsets, np.zeros(6))
     assert indices.shape == distances.shape == (0,)
     assert cudist.knn(XA[:0], XB, 2)[0].shape == (0, 2)
+
+
+# --- self_knn ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("metric", ["euclidean", "cityblock", "cosine"])
+@pytest.mark.parametrize("m, k", [(2, 1), (37, 5), (130, 33)])
+def test_self_knn_is_the_sorted_distance_matrix_without_the_diagonal(metric, dtype, m, k, rng):
+    X = rng.standard_normal((m, 6)).astype(dtype)
+    full = distance.cdist(X, X, metric)
+    np.fill_diagonal(full, np.inf)  # a row is not its own neighbour
+    distances, indices = cudist.self_knn(X, k, metric)
+    assert distances.shape == indices.shape == (m, k) and indices.dtype == np.int64
+    assert distances.dtype == (np.float64 if dtype == np.float64 else np.float32)
+    assert not np.any(indices == np.arange(m)[:, None])
+    assert_same_neighbours(distances, indices, full, dtype)
+
+
+def test_self_knn_including_self_is_knn_of_x_with_itself(rng):
+    X = rng.standard_normal((50, 4))
+    got = cudist.self_knn(X, 7, "sqeuclidean", exclude_self=False)
+    expected = cudist.knn(X, X, 7, "sqeuclidean")
+    assert_array_equal(got[1], expected[1])
+    assert_array_equal(got[0], expected[0])
+    assert_array_equal(got[1][:, 0], np.arange(50))  # each row first, at distance 0
+
+
+def test_self_knn_keeps_duplicate_rows_at_distance_zero():
+    X = np.array([[0.0, 0.0], [0.0, 0.0], [5.0, 5.0]])
+    distances, indices = cudist.self_knn(X, 1)
+    assert_array_equal(indices[:, 0], [1, 0, 0])
+    assert_array_equal(distances[:2, 0], [0.0, 0.0])
+
+
+def test_self_knn_k_counts_the_other_rows(rng):
+    X = rng.standard_normal((4, 3))
+    with pytest.raises(ValueError, match="itself excluded"):
+        cudist.self_knn(X, 4)
+    distances, indices = cudist.self_knn(X, 4, pad=True)
+    assert np.all(indices[:, 3] == -1) and np.all(np.isnan(distances[:, 3]))
+    assert np.all(indices[:, :3] >= 0)
+    assert cudist.self_knn(X, 4, exclude_self=False)[1].shape == (4, 4)
+
+
+def test_self_knn_takes_metric_parameters(rng):
+    X, w = rng.standard_normal((30, 5)), rng.random(5)
+    full = distance.cdist(X, X, "minkowski", p=3, w=w)
+    np.fill_diagonal(full, np.inf)
+    distances, indices = cudist.self_knn(X, 3, "minkowski", p=3, w=w)
+    assert_same_neighbours(distances, indices, full, np.float64)
+
+
+@pytest.mark.parametrize("call, exception, message", [
+    (lambda X: cudist.self_knn(X, 0), ValueError, "k = 0"),
+    (lambda X: cudist.self_knn(X, 1.5), TypeError, "integer"),
+    (lambda X: cudist.self_knn(X[0], 1), ValueError, "X must be a 2-dimensional"),
+    (lambda X: cudist.self_knn(X.astype(np.int32), 1), TypeError, "dtype int32"),
+    (lambda X: cudist.self_knn(X, 1, "euclidean", p=3), TypeError, "keyword argument 'p'"),
+])
+def test_self_knn_errors(call, exception, message):
+    with pytest.raises(exception, match=message):
+        call(np.ones((5, 2)))
+
+
+# --- batches -------------------------------------------------------------------------------
+
+def offsets_of(sizes):
+    return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+
+
+# Rows of XA and XB per problem: ragged, with empty problems on either side.
+BATCHES = [([3], [5]), ([4, 0, 7, 1], [6, 3, 9, 2]), ([5, 2, 6], [8, 0, 4]), ([0, 0], [1, 3])]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("sizes_a, sizes_b", BATCHES)
+def test_knn_batched_is_knn_per_problem(sizes_a, sizes_b, dtype, rng):
+    oa, ob = offsets_of(sizes_a), offsets_of(sizes_b)
+    XA = rng.standard_normal((oa[-1], 5)).astype(dtype)
+    XB = rng.standard_normal((ob[-1], 5)).astype(dtype)
+    k = 2
+    distances, indices = cudist.knn_batched(XA, XB, oa, ob, k, "cityblock", pad=True)
+    assert distances.shape == indices.shape == (oa[-1], k)
+    for b in range(len(sizes_a)):
+        rows = slice(oa[b], oa[b + 1])
+        full = distance.cdist(XA[rows], XB[ob[b]:ob[b + 1]], "cityblock")
+        present = min(k, full.shape[1])  # the rest is padding
+        assert np.all(indices[rows, present:] == -1)
+        assert np.all(np.isnan(distances[rows, present:]))
+        if full.shape[0] and present:
+            assert_same_neighbours(distances[rows, :present], indices[rows, :present],
+                                   full, dtype)
+
+
+def test_knn_batched_takes_any_integer_offsets_and_needs_k_to_fit_each_problem(rng):
+    XA, XB = rng.standard_normal((6, 3)), rng.standard_normal((7, 3))
+    distances, indices = cudist.knn_batched(XA, XB, [0, 2, 6], np.array([0, 5, 7], np.uint32), 2)
+    assert_array_equal(indices[:2], cudist.knn(XA[:2], XB[:5], 2)[1])
+    assert_array_equal(indices[2:], cudist.knn(XA[2:], XB[5:], 2)[1])
+    with pytest.raises(ValueError, match="k = 3"):
+        cudist.knn_batched(XA, XB, [0, 2, 6], [0, 5, 7], 3)
+
+
+@pytest.mark.parametrize("sizes_a, sizes_b", BATCHES)
+def test_match_batched_is_match_per_problem(sizes_a, sizes_b, rng):
+    oa, ob = offsets_of(sizes_a), offsets_of(sizes_b)
+    XA, XB = rng.standard_normal((oa[-1], 4)), rng.standard_normal((ob[-1], 4))
+    pairs, distances, offsets = cudist.match_batched(XA, XB, oa, ob, ratio=0.9, mutual=True)
+    assert offsets.shape == (len(sizes_a) + 1,) and offsets.dtype == np.int64
+    assert offsets[0] == 0 and offsets[-1] == len(pairs) == len(distances)
+    for b in range(len(sizes_a)):
+        expected = cudist.match(XA[oa[b]:oa[b + 1]], XB[ob[b]:ob[b + 1]], ratio=0.9, mutual=True)
+        mine = slice(offsets[b], offsets[b + 1])
+        assert_array_equal(pairs[mine], expected[0].reshape(-1, 2))
+        assert_array_equal(distances[mine], expected[1])
+
+
+def test_match_batched_against_the_distance_matrix(rng):
+    oa, ob = offsets_of([20, 30]), offsets_of([25, 15])
+    XA, XB = rng.standard_normal((50, 3)), rng.standard_normal((40, 3))
+    pairs, distances, offsets = cudist.match_batched(XA, XB, oa, ob, ratio=0.8)
+    for b in range(2):
+        full = distance.cdist(XA[oa[b]:oa[b + 1]], XB[ob[b]:ob[b + 1]])
+        two = np.sort(full, axis=1)[:, :2]
+        keep = two[:, 0] < 0.8 * two[:, 1]
+        expected = np.stack([np.flatnonzero(keep), full.argmin(axis=1)[keep]], axis=1)
+        assert_array_equal(pairs[offsets[b]:offsets[b + 1]], expected)
+        assert_allclose(distances[offsets[b]:offsets[b + 1]], two[keep, 0], rtol=1e-12)
+
+
+@pytest.mark.parametrize("offsets, exception, message", [
+    (([0, 2], [0, 1, 3]), ValueError, "2 entries but batch.y_offsets has 3"),
+    (([0, 3], [0, 3]), ValueError, "ends at 3 but x has 4 rows"),
+    (([1, 4], [0, 3]), ValueError, r"x_offsets\[0\] is 1 but must be 0"),
+    (([0, 3, 2, 4], [0, 1, 2, 3]), ValueError, "decreases at entry 2"),
+    (([0], [0]), ValueError, "a batch of b problems"),
+    (([0.0, 4.0], [0, 3]), TypeError, "XA_offsets must be a 1-dimensional integer array"),
+    (([0, 4], [[0, 3]]), TypeError, "XB_offsets must be a 1-dimensional integer array"),
+])
+def test_batch_errors(offsets, exception, message):
+    XA, XB = np.ones((4, 2)), np.ones((3, 2))
+    for call in (lambda: cudist.knn_batched(XA, XB, *offsets, 1),
+                 lambda: cudist.match_batched(XA, XB, *offsets)):
+        with pytest.raises(exception, match=message):
+            call()
+
+
+@pytest.mark.gpu
+def test_numpy_self_knn_and_batches_on_the_gpu(rng):
+    X = rng.standard_normal((300, 9))
+    got = cudist.self_knn(X, 6, device="cuda")
+    assert isinstance(got[0], np.ndarray)
+    expected = cudist.self_knn(X, 6)
+    assert_array_equal(got[1], expected[1])
+    assert_allclose(got[0], expected[0], rtol=1e-12)
+    offsets = offsets_of([100, 0, 200])
+    got = cudist.knn_batched(X, X, offsets, offsets, 4, pad=True, device="cuda")
+    expected = cudist.knn_batched(X, X, offsets, offsets, 4, pad=True)
+    assert_array_equal(got[1], expected[1])
+    got = cudist.match_batched(X, X + 1e-3, offsets, offsets, device="cuda")
+    expected = cudist.match_batched(X, X + 1e-3, offsets, offsets)
+    assert_array_equal(got[0], expected[0])
+    assert_array_equal(got[2], expected[2])

@@ -93,7 +93,8 @@ def test_devices():
 
 def test_public_names():
     assert sorted(cudist.__all__) == sorted(
-        ["CudaError", "DeviceUnavailableError", "NegativeCycleError", "OutOfMemoryError", "apsp",
-         "apsp_path", "cdist", "cuda_available", "devices", "knn", "match", "minplus", "pdist",
-         "radius", "semiring_product", "spmm", "spmv"])
+        ["CudaError", "DeviceUnavailableError", "NegativeCycleError", "OutOfMemoryError",
+         "SpmvPlan", "apsp", "apsp_path", "cdist", "cuda_available", "devices", "knn",
+         "knn_batched", "match", "match_batched", "minplus", "pdist", "radius", "self_knn",
+         "semiring_product", "spmm", "spmv"])
     assert all(hasattr(cudist, name) for name in cudist.__all__)

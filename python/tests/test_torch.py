@@ -248,3 +248,119 @@ def test_cuda_apsp_matches_the_cpu_backend():
     dist = cudist.apsp(weights)
     assert dist.is_cuda
     torch.testing.assert_close(dist.cpu(), cudist.apsp(weights.cpu()), rtol=1e-12, atol=0)
+
+
+# --- self_knn, batches, plans and graphs given by their edges ---------------------------------
+
+def devices_to_test():
+    """'cpu', and 'cuda' as a gpu-marked parameter."""
+    return ["cpu", pytest.param("cuda", marks=[
+        pytest.mark.gpu, pytest.mark.skipif(not torch.cuda.is_available(), reason="no GPU")])]
+
+
+@pytest.mark.parametrize("device", devices_to_test())
+def test_self_knn_returns_tensors_where_x_lives(device):
+    X = torch.randn(300, 16, dtype=torch.float64, device=device)
+    distances, indices = cudist.self_knn(X, 5)
+    assert distances.device == X.device and indices.device == X.device
+    assert indices.dtype == torch.int64 and distances.dtype == torch.float64
+    full = torch.cdist(X, X, compute_mode="donot_use_mm_for_euclid_dist")
+    full.fill_diagonal_(float("inf"))
+    expected = full.topk(5, largest=False)
+    torch.testing.assert_close(distances, expected.values, rtol=1e-12, atol=1e-12)
+    torch.testing.assert_close(indices, expected.indices, rtol=0, atol=0)
+
+
+@cuda_test
+def test_cuda_self_knn_runs_on_the_current_stream(monkeypatch):
+    seen = []
+    bound = _cudist.self_knn
+
+    def recording(*args, **kwargs):
+        seen.append(args[8])  # the stream argument
+        return bound(*args, **kwargs)
+
+    monkeypatch.setattr(_cudist, "self_knn", recording)
+    X = torch.randn(200, 8, device="cuda")
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        distances, _ = cudist.self_knn(X, 3)
+    side.synchronize()
+    assert seen == [side.cuda_stream] and distances.is_cuda
+
+
+@cuda_test
+def test_cuda_knn_batched_with_offsets_on_the_gpu():
+    sizes_a, sizes_b = [40, 0, 75, 13], [90, 20, 5, 33]
+    oa = torch.tensor([0] + sizes_a, device="cuda").cumsum(0)
+    ob = torch.tensor([0] + sizes_b, device="cuda").cumsum(0)
+    XA = torch.randn(int(oa[-1]), 24, dtype=torch.float64, device="cuda")
+    XB = torch.randn(int(ob[-1]), 24, dtype=torch.float64, device="cuda")
+    distances, indices = cudist.knn_batched(XA, XB, oa, ob, 5, pad=True)
+    assert distances.is_cuda and indices.is_cuda and distances.shape == (XA.shape[0], 5)
+    for b in range(len(sizes_a)):
+        qa, qb = slice(int(oa[b]), int(oa[b + 1])), slice(int(ob[b]), int(ob[b + 1]))
+        if qa.start == qa.stop:
+            continue
+        full = torch.cdist(XA[qa], XB[qb], compute_mode="donot_use_mm_for_euclid_dist")
+        present = min(5, full.shape[1])
+        expected = full.topk(present, largest=False)
+        torch.testing.assert_close(distances[qa, :present], expected.values, rtol=1e-12,
+                                   atol=1e-12)
+        assert bool((indices[qa, present:] == -1).all())
+
+
+@cuda_test
+def test_cuda_match_batched_agrees_with_the_cpu_backend():
+    oa, ob = [0, 100, 100, 250], [0, 80, 200, 260]
+    XA = torch.randn(250, 32, dtype=torch.float64, device="cuda")
+    XB = torch.randn(260, 32, dtype=torch.float64, device="cuda")
+    pairs, distances, offsets = cudist.match_batched(XA, XB, oa, ob, ratio=0.9)
+    assert pairs.is_cuda and distances.is_cuda and offsets.is_cuda and offsets.shape == (4,)
+    cpu = cudist.match_batched(XA.cpu(), XB.cpu(), oa, ob, ratio=0.9)
+    torch.testing.assert_close(pairs.cpu(), cpu[0], rtol=0, atol=0)
+    torch.testing.assert_close(offsets.cpu(), cpu[2], rtol=0, atol=0)
+    torch.testing.assert_close(distances.cpu(), cpu[1], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("device", devices_to_test())
+def test_spmv_plan_on_torch_sparse_csr(device):
+    dense = torch.randn(400, 250, dtype=torch.float64, device=device)
+    dense[dense.abs() < 1.5] = 0
+    plan = cudist.SpmvPlan(dense.to_sparse_csr())  # the CSR tensor lives on in the plan only
+    assert plan.device == ("cpu" if device == "cpu" else f"cuda:{dense.device.index}")
+    for _ in range(2):
+        x = torch.randn(250, dtype=torch.float64, device=device)
+        X = torch.randn(250, 3, dtype=torch.float64, device=device)
+        y = plan.spmv(x)
+        assert y.device == x.device and y.dtype == torch.float64
+        torch.testing.assert_close(y, dense @ x, rtol=1e-12, atol=1e-12)
+        torch.testing.assert_close(plan.spmm(X), dense @ X, rtol=1e-12, atol=1e-12)
+    transposed = cudist.SpmvPlan(dense.to_sparse_csr(), transpose=True)
+    xt = torch.randn(400, dtype=torch.float64, device=device)
+    torch.testing.assert_close(transposed.spmv(xt), dense.T @ xt, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("device", devices_to_test())
+def test_min_plus_spmv_on_torch(device):
+    dense = torch.rand(200, 150, dtype=torch.float64, device=device)
+    dense[dense > 0.1] = 0  # stored entries: the nonzeros, as to_sparse_csr keeps them
+    A = dense.to_sparse_csr()
+    x = torch.rand(150, dtype=torch.float64, device=device)
+    terms = torch.where(dense != 0, dense + x, torch.full_like(dense, float("inf")))
+    y = cudist.spmv(A, x, semiring="min-plus")
+    assert y.device == x.device
+    torch.testing.assert_close(y, terms.min(dim=1).values, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("device", devices_to_test())
+def test_apsp_of_an_edge_list_of_tensors(device):
+    u = torch.tensor([0, 1, 2, 0], device=device)
+    v = torch.tensor([1, 2, 3, 3], device=device)
+    w = torch.tensor([1.0, 1.0, 1.0, 5.0], dtype=torch.float32, device=device)
+    dist, next_hops = cudist.apsp((u, v, w), n=5, next_hops=True)
+    assert dist.device == w.device and dist.dtype == torch.float32
+    assert next_hops.device == w.device and next_hops.dtype == torch.int32
+    assert float(dist[0, 3]) == 3.0 and float(dist[3, 0]) == float("inf")
+    assert cudist.apsp_path(next_hops, 0, 3) == [0, 1, 2, 3]
