@@ -18,6 +18,10 @@
 #include <cstdint>
 #include <type_traits>
 
+#if defined(__AVX512VPOPCNTDQ__) && !defined(__CUDACC__)
+#include <immintrin.h>
+#endif
+
 #include "core/detail/host_device.hpp"
 
 namespace cudist::detail::ops {
@@ -305,7 +309,22 @@ struct BooleanOp : OpBase<C, Out> {
   }
 };
 
+/// Number of set bits in each 32-bit lane of a CPU SIMD vector (GCC vector of uint32).
+template <class V>
+inline V lane_bit_counts(V v) {
+#if defined(__AVX512VPOPCNTDQ__) && !defined(__CUDACC__)
+  if constexpr (sizeof(V) == 64) return reinterpret_cast<V>(_mm512_popcnt_epi32(reinterpret_cast<__m512i>(v)));
+#endif
+  // SWAR: bit counts of pairs, nibbles and bytes, then the four bytes summed into the top one.
+  v = v - ((v >> 1) & 0x55555555u);
+  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+  v = (v + (v >> 4)) & 0x0f0f0f0fu;
+  return (v * 0x01010101u) >> 24;
+}
+
 /// hamming_bits: number of differing bits between rows of packed words (uint32 or uint8).
+/// Not kLaneWise (on the GPU it keeps the small tiles of the multi-instruction ops), but on the
+/// CPU its uint32 form also steps on SIMD vectors (see cpu::kSimdStep).
 template <class Word, class Out>
 struct XorPopcountOp : OpBase<Word, Out> {
   using Acc = std::uint32_t;
@@ -317,6 +336,9 @@ struct XorPopcountOp : OpBase<Word, Out> {
     acc += static_cast<Acc>(__builtin_popcount(static_cast<unsigned>(a ^ b)));
 #endif
   }
+  /// The CPU backend's SIMD form: a vector of uint32 words per operand and accumulator.
+  template <class V>
+  static void step(V& acc, V a, V b) { acc += lane_bit_counts(a ^ b); }
   static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
   CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const { return static_cast<Out>(acc); }
 };

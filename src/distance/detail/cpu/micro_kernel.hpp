@@ -36,6 +36,13 @@ struct IndexLanesOf {
   typedef std::int32_t type __attribute__((vector_size(kCount * sizeof(std::int32_t))));
 };
 
+/// Ops whose step also runs on SIMD vectors here: the lane-wise ops, and bit Hamming on 32-bit
+/// words (which the GPU engine does not treat as lane-wise; see XorPopcountOp).
+template <class Op>
+constexpr bool kSimdStep = Op::kLaneWise;
+template <class Out>
+constexpr bool kSimdStep<ops::XorPopcountOp<std::uint32_t, Out>> = true;
+
 /// acc[r][c] = reduction over k of step(x_r[k], panel[k][c]), for kMR rows and kNR columns.
 /// Lane-wise ops run on GCC vector types: the kNR lanes of each row in registers, the x value
 /// broadcast, kMR independent accumulator chains (the compiler does not reliably find this on its
@@ -46,7 +53,7 @@ void micro_kernel(Op const& op, Elem const* const (&xr)[kMR], C const* panel, st
                   C const* w, Acc (&acc)[kMR][kNR]) {
   using Lanes = typename LanesOf<C>::type;
   constexpr int kChunks = kNR / kLanes<C>;
-  if constexpr (Op::kLaneWise && Op::kTakesIndex) {
+  if constexpr (kSimdStep<Op> && Op::kTakesIndex) {
     using Index = typename IndexLanesOf<kLanes<C>>::type;
     Lanes v[kMR][kChunks];
     Index ks[kMR][kChunks];
@@ -68,7 +75,7 @@ void micro_kernel(Op const& op, Elem const* const (&xr)[kMR], C const* panel, st
     for (int r = 0; r < kMR; ++r)
       for (int c = 0; c < kNR; ++c)
         acc[r][c] = Acc{v[r][c / kLanes<C>][c % kLanes<C>], ks[r][c / kLanes<C>][c % kLanes<C>]};
-  } else if constexpr (Op::kLaneWise) {
+  } else if constexpr (kSimdStep<Op>) {
     Lanes v[kMR][kChunks];
     for (int r = 0; r < kMR; ++r)
       for (int q = 0; q < kChunks; ++q) v[r][q] = Lanes{} + Op::init();
