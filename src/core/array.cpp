@@ -19,9 +19,17 @@ Memory resolve_memory(void const* data, Memory declared) {
 ConstMatrixView staged(ConstMatrixView v, Device device, void* stream,
                        std::optional<Array>& staging) {
   v = resolved(v);
-  Memory const wanted = device.is_cuda() ? Memory::kDevice : Memory::kHost;
-  if (v.memory == wanted) return v;
+  if (v.memory == backend_memory(device)) return v;
   staging = Array::copy_of(v, device, stream);
+  return staging->view();
+}
+
+MatrixView staged_output(MatrixView v, Device device, void* stream, bool read,
+                         std::optional<Array>& staging) {
+  v = resolved(v);
+  if (v.memory == backend_memory(device)) return v;
+  staging = read ? Array::copy_of(v, device, stream)
+                 : Array::allocate(v.rows, v.cols, v.dtype, device, stream);
   return staging->view();
 }
 

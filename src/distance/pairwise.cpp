@@ -38,11 +38,6 @@ void validate_output(char const* who, MatrixView out, std::int64_t rows, std::in
                                          << dtype_name(dtype) << " for these inputs");
 }
 
-bool same_view(ConstMatrixView a, ConstMatrixView b) {
-  return a.data == b.data && a.rows == b.rows && a.cols == b.cols && a.stride == b.stride &&
-         a.dtype == b.dtype;
-}
-
 /// Stages inputs to the backend, runs, and copies the result to `out` if it lives elsewhere.
 void compute(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
              bool same, MatrixView out, detail::OutputLayout layout, Metric metric,
@@ -52,17 +47,11 @@ void compute(char const* who, Resources const& res, ConstMatrixView x, ConstMatr
   std::optional<Array> x_stage, y_stage, out_stage;
   ConstMatrixView const xs = detail::staged(x, res.device, res.stream, x_stage);
   ConstMatrixView const ys = same ? xs : detail::staged(y, res.device, res.stream, y_stage);
-  MatrixView const outr = detail::resolved(out);
-  Memory const backend_memory = res.device.is_cuda() ? Memory::kDevice : Memory::kHost;
-  MatrixView target = outr;
-  if (outr.memory != backend_memory) {
-    out_stage = Array::allocate(out.rows, out.cols, out.dtype, res.device, res.stream);
-    target = out_stage->view();
-  }
+  MatrixView const target = detail::staged_output(out, res.device, res.stream, false, out_stage);
   detail::PlannedPairwise const planned =
       detail::plan_pairwise(res, who, xs, ys, same, target, layout, metric, params);
   detail::run_pairwise(res, planned.problem);
-  if (out_stage) copy(out_stage->view(), outr, res.stream);
+  if (out_stage) copy(out_stage->view(), out, res.stream);
   // Host staging buffers must outlive the work queued on the stream.
   if (res.device.is_cuda() && (x_stage || y_stage || !planned.temporaries.empty())) {
     detail::cuda_stream_synchronize(res.stream);
@@ -81,7 +70,7 @@ void cdist(Resources const& res, ConstMatrixView x, ConstMatrixView y, MatrixVie
   detail::validate_distance_inputs(who, x, y);
   validate_output(who, out, x.rows, y.rows, distance_output_dtype(x.dtype));
   if (x.rows == 0 || y.rows == 0) return;  // empty output: nothing to launch
-  compute(who, res, x, y, same_view(x, y), out, detail::OutputLayout::kFull, metric, params);
+  compute(who, res, x, y, detail::same_view(x, y), out, detail::OutputLayout::kFull, metric, params);
 }
 
 Array cdist(Resources const& res, ConstMatrixView x, ConstMatrixView y, Metric metric,

@@ -68,14 +68,6 @@ void expect_fits_device(std::int64_t n, DType dtype, bool dist_on_device, bool w
                                  << gigabytes(free) << " are free");
 }
 
-/// Backend-memory working copy of an output: the view itself, or a new array.
-MatrixView working(MatrixView v, Device device, void* stream, std::optional<Array>& storage) {
-  MatrixView const r = detail::resolved(v);
-  if (r.memory == (device.is_cuda() ? Memory::kDevice : Memory::kHost)) return r;
-  storage = Array::allocate(r.rows, r.cols, r.dtype, device, stream);
-  return storage->view();
-}
-
 /// Throws NegativeCycle when the diagonal of dist (backend memory) has a negative entry.
 void expect_no_negative_cycle(Resources const& res, ConstMatrixView weights, ConstMatrixView dist,
                               bool directed) {
@@ -123,8 +115,9 @@ void apsp(Resources const& res, ConstMatrixView weights, MatrixView dist, ApspOp
   }
 
   std::optional<Array> dist_storage, next_storage;
-  MatrixView const d = working(dist_r, res.device, res.stream, dist_storage);
-  MatrixView const next = next_r ? working(*next_r, res.device, res.stream, next_storage) : MatrixView{};
+  MatrixView const d = detail::staged_output(dist_r, res.device, res.stream, false, dist_storage);
+  MatrixView const next =
+      next_r ? detail::staged_output(*next_r, res.device, res.stream, false, next_storage) : MatrixView{};
   copy(weights, d, res.stream);
   detail::blocked_floyd_warshall(res, d, next, options.directed);
   expect_no_negative_cycle(res, detail::resolved(weights), d, options.directed);

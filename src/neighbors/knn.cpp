@@ -17,11 +17,6 @@ namespace {
 
 using neighbors::detail::PlannedSelect;
 
-bool same_view(ConstMatrixView a, ConstMatrixView b) {
-  return a.data == b.data && a.rows == b.rows && a.cols == b.cols && a.stride == b.stride &&
-         a.dtype == b.dtype;
-}
-
 void validate_k(char const* who, std::int64_t k, Batch const& batch, bool exclude_self, bool pad) {
   CUDIST_EXPECTS(k >= 1, who << ": k = " << k << "; k must be at least 1");
   if (pad) return;
@@ -45,15 +40,6 @@ void validate_outputs(char const* who, ConstMatrixView distances, ConstMatrixVie
   expect_dtype(who, "indices", indices, DType::kInt64);
 }
 
-/// A view of `out` in the backend's memory: `out` itself, or a new array in `stage`.
-MatrixView backend_view(MatrixView out, Resources const& res, std::optional<Array>& stage) {
-  MatrixView const r = cudist::detail::resolved(out);
-  Memory const backend = res.device.is_cuda() ? Memory::kDevice : Memory::kHost;
-  if (r.memory == backend) return r;
-  stage = Array::allocate(out.rows, out.cols, out.dtype, res.device, res.stream);
-  return stage->view();
-}
-
 void run_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
              Batch const& batch, std::int64_t k, Metric metric, MatrixView distances,
              MatrixView indices, KnnOptions const& options, bool self, bool exclude_self) {
@@ -64,8 +50,9 @@ void run_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatr
   PlannedSelect const planned = neighbors::detail::plan_select(
       who, res, x, y, batch, metric, options.params, self, exclude_self);
   std::optional<Array> d_stage, i_stage;
-  MatrixView const d = backend_view(distances, res, d_stage);
-  MatrixView const i = backend_view(indices, res, i_stage);
+  using cudist::detail::staged_output;
+  MatrixView const d = staged_output(distances, res.device, res.stream, false, d_stage);
+  MatrixView const i = staged_output(indices, res.device, res.stream, false, i_stage);
   if (res.device.is_cuda()) {
     neighbors::detail::cuda::knn(planned.problem, k, d, i, res.stream);
   } else {
@@ -88,7 +75,7 @@ void knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_
   neighbors::detail::validate_inputs(who, x, y);
   validate_outputs(who, distances, indices, x.rows, k, x.dtype);
   run_knn(who, res, x, y, neighbors::detail::whole(x, y), k, metric, distances, indices, options,
-          same_view(x, y), false);
+          cudist::detail::same_view(x, y), false);
 }
 
 KnnResult knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_t k,
@@ -121,7 +108,7 @@ KnnResult knn_batched(Resources const& res, ConstMatrixView x, ConstMatrixView y
   neighbors::detail::validate_batch(who, batch, x.rows, y.rows);
   validate_k(who, k, batch, false, options.pad);
   KnnResult r = allocate_result(res, x.rows, k, x.dtype);
-  bool const self = same_view(x, y) && batch.x_offsets == batch.y_offsets;
+  bool const self = cudist::detail::same_view(x, y) && batch.x_offsets == batch.y_offsets;
   run_knn(who, res, x, y, batch, k, metric, r.distances.view(), r.indices.view(), options, self,
           false);
   return r;

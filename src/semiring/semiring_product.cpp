@@ -45,18 +45,6 @@ void validate(ConstMatrixView a, ConstMatrixView b, MatrixView c, Semiring semir
                  kWho << ": witness overlaps a, b or c");
 }
 
-/// The output `v` in the backend's memory: itself, or a staging array (holding v's values when
-/// they are read, i.e. in the accumulate form).
-MatrixView staged_output(MatrixView v, Device device, void* stream, bool read,
-                         std::optional<Array>& staging) {
-  MatrixView const r = detail::resolved(v);
-  Memory const wanted = device.is_cuda() ? Memory::kDevice : Memory::kHost;
-  if (r.memory == wanted) return r;
-  staging = read ? Array::copy_of(r, device, stream)
-                 : Array::allocate(r.rows, r.cols, r.dtype, device, stream);
-  return staging->view();
-}
-
 }  // namespace
 
 void semiring_product(Resources const& res, ConstMatrixView a, ConstMatrixView b, MatrixView c,
@@ -70,9 +58,9 @@ void semiring_product(Resources const& res, ConstMatrixView a, ConstMatrixView b
   detail::SemiringProblem p;
   p.a = detail::staged(a, res.device, res.stream, a_stage);
   p.b = detail::staged(b, res.device, res.stream, b_stage);
-  p.c = staged_output(c, res.device, res.stream, options.accumulate, c_stage);
+  p.c = detail::staged_output(c, res.device, res.stream, options.accumulate, c_stage);
   if (options.witness) {
-    p.witness = staged_output(*options.witness, res.device, res.stream, options.accumulate, w_stage);
+    p.witness = detail::staged_output(*options.witness, res.device, res.stream, options.accumulate, w_stage);
   }
   p.semiring = semiring;
   p.accumulate = options.accumulate;

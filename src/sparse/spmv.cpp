@@ -18,8 +18,6 @@ namespace {
 using detail::SemiringKind;
 using detail::SpmvProblem;
 
-Memory memory_of(Device device) { return device.is_cuda() ? Memory::kDevice : Memory::kHost; }
-
 /// Makes res.device current for the CUDA runtime calls that follow.
 void enter(Resources const& res) {
   cudist::detail::ScopedDevice const device_scope(res.device);
@@ -51,7 +49,7 @@ void check_dense(char const* who, char const* name, ConstMatrixView v, SpmvPlan 
   CUDIST_EXPECTS(
       reinterpret_cast<std::uintptr_t>(v.data) % size_of(v.dtype) == 0,
       who << ": " << name << " is not aligned to its " << size_of(v.dtype) << "-byte elements");
-  Memory const wanted = memory_of(plan.device());
+  Memory const wanted = cudist::detail::backend_memory(plan.device());
   CUDIST_EXPECTS(cudist::detail::resolve_memory(v.data, v.memory) == wanted,
                  who << ": " << name << " is in " << (wanted == Memory::kHost ? "device" : "host")
                      << " memory but the plan computes on " << plan.device().str()
@@ -134,7 +132,7 @@ SpmvPlan make_spmv_plan(Resources const& res, CsrView const& a, SpmvPlanOptions 
   state->op = options.op;
   state->a = a;
   state->a.memory = memory;
-  if (memory != memory_of(res.device)) {
+  if (memory != cudist::detail::backend_memory(res.device)) {
     state->storage = CsrMatrix::copy_of(a, res.device, res.stream);
     state->a = state->storage.view();
   }

@@ -17,7 +17,19 @@ ViewT resolved(ViewT v) {
   return v;
 }
 
-/// `v` itself when it already lives in `memory`, else a dense copy in `staging` (on `device`).
+/// The memory a backend on `device` computes in: device memory on a GPU, host memory on the CPU.
+inline Memory backend_memory(Device device) {
+  return device.is_cuda() ? Memory::kDevice : Memory::kHost;
+}
+
+/// An input in the backend's memory: `v` itself when it already lives there, else a dense copy in
+/// `staging` (on `device`).
 ConstMatrixView staged(ConstMatrixView v, Device device, void* stream, std::optional<Array>& staging);
+
+/// An output in the backend's memory: `v` itself (memory resolved) when it lives there, else a
+/// new array in `staging` on `device`, holding v's values when the backend reads them (`read`,
+/// e.g. an accumulate form). The caller copies `staging` back to `v` after the backend ran.
+MatrixView staged_output(MatrixView v, Device device, void* stream, bool read,
+                         std::optional<Array>& staging);
 
 }  // namespace cudist::detail

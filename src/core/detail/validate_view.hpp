@@ -37,6 +37,12 @@ inline void expect_dtype(char const* who, char const* name, ConstMatrixView v, D
                                        << " but must be " << dtype_name(dtype));
 }
 
+/// True when both views describe the same matrix (a self-join: cdist(x, x), knn(x, x)).
+inline bool same_view(ConstMatrixView a, ConstMatrixView b) {
+  return a.data == b.data && a.rows == b.rows && a.cols == b.cols && a.stride == b.stride &&
+         a.dtype == b.dtype;
+}
+
 /// True when the memory spanned by two non-empty views intersects (an output that overlaps an
 /// input would be read after it is written).
 inline bool views_overlap(ConstMatrixView x, ConstMatrixView y) {
