@@ -18,11 +18,6 @@ namespace {
 using detail::SemiringKind;
 using detail::SpmvProblem;
 
-/// Makes res.device current for the CUDA runtime calls that follow.
-void enter(Resources const& res) {
-  cudist::detail::ScopedDevice const device_scope(res.device);
-}
-
 SpmvPlan::State const& checked_state(char const* who, Resources const& res, SpmvPlan const& plan) {
   CUDIST_EXPECTS(plan.device() == res.device, who << ": the plan was made for "
                                                   << plan.device().str() << " but res.device is "
@@ -85,7 +80,7 @@ Operand matrix_operand(char const* who, char const* name, ConstMatrixView v, std
 void run(Resources const& res, SpmvPlan::State const& state, SpmvProblem problem) {
   problem.a = state.a;
   if (problem.a.rows == 0 || problem.ncols == 0) return;
-  enter(res);
+  cudist::detail::ScopedDevice const device_scope(res.device);
   if (res.device.is_cuda()) {
     detail::cuda::spmv(state.analysis, problem, res.stream);
   } else {
@@ -124,7 +119,7 @@ SpmvPlan::State const& SpmvPlan::state() const {
 SpmvPlan make_spmv_plan(Resources const& res, CsrView const& a, SpmvPlanOptions const& options) {
   constexpr char const* who = "make_spmv_plan";
   require_device(res.device, who);
-  enter(res);
+  cudist::detail::ScopedDevice const device_scope(res.device);  // for the whole plan's making
   Memory const memory = detail::check_csr(who, res, a, options.check);
 
   auto state = std::make_shared<SpmvPlan::State>();
