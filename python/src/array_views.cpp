@@ -109,28 +109,29 @@ void expect_reachable_impl(ArrayT const& a, Device device, char const* what) {
                             .c_str());
 }
 
+/// The `ndim`-dimensional array `a` as a view (ConstMatrixView or MatrixView) of its own data.
+template <class View, class ArrayT>
+View view_of(ArrayT const& a, std::size_t ndim, char const* what) {
+  ConstMatrixView const d = describe(a, ndim, what);
+  return {a.data(), d.rows, d.cols, d.stride, d.dtype, d.memory};
+}
+
 }  // namespace
 
 ConstMatrixView matrix_view(InputArray const& a, char const* what) {
-  ConstMatrixView v = describe(a, 2, what);
-  v.data = a.data();
-  return v;
+  return view_of<ConstMatrixView>(a, 2, what);
 }
 
 MatrixView matrix_view(OutputArray const& a, char const* what) {
-  ConstMatrixView const d = describe(a, 2, what);
-  return {a.data(), d.rows, d.cols, d.stride, d.dtype, d.memory};
+  return view_of<MatrixView>(a, 2, what);
 }
 
 ConstMatrixView row_vector_view(InputArray const& a, char const* what) {
-  ConstMatrixView v = describe(a, 1, what);
-  v.data = a.data();
-  return v;
+  return view_of<ConstMatrixView>(a, 1, what);
 }
 
 MatrixView row_vector_view(OutputArray const& a, char const* what) {
-  ConstMatrixView const d = describe(a, 1, what);
-  return {a.data(), d.rows, d.cols, d.stride, d.dtype, d.memory};
+  return view_of<MatrixView>(a, 1, what);
 }
 
 void expect_reachable(InputArray const& a, Device device, char const* what) {

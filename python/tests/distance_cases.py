@@ -3,7 +3,6 @@
 import pathlib
 
 import numpy as np
-import pytest
 from numpy.testing import assert_allclose
 
 # SIFT and ORB descriptors of OpenCV's box images, with the matches OpenCV's matcher keeps.

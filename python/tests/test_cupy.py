@@ -7,7 +7,6 @@ from numpy.testing import assert_allclose
 from scipy.spatial import distance
 
 import cudist
-from cudist import _cudist
 from distance_cases import tolerance
 
 cupy = pytest.importorskip("cupy")
@@ -39,15 +38,8 @@ def test_cupy_arrays_are_not_copied(rng):
                     **tolerance(np.float64))
 
 
-def test_cupy_work_runs_on_the_current_stream(monkeypatch, rng):
-    seen = []
-    bound = _cudist.cdist
-
-    def recording(*args, **kwargs):
-        seen.append(args[5])  # the stream argument
-        return bound(*args, **kwargs)
-
-    monkeypatch.setattr(_cudist, "cdist", recording)
+def test_cupy_work_runs_on_the_current_stream(streams_seen, rng):
+    seen = streams_seen("cdist", 5)  # the stream argument
     XA, XB = cupy.asarray(rng.random((80, 16))), cupy.asarray(rng.random((60, 16)))
     cupy.cuda.Device().synchronize()
     with cupy.cuda.Stream(non_blocking=True) as side:

@@ -106,15 +106,8 @@ def test_cuda_inputs_are_not_copied_and_only_the_output_is_allocated():
 
 
 @cuda_test
-def test_cuda_work_runs_on_the_current_stream(monkeypatch):
-    seen = []
-    bound = _cudist.cdist
-
-    def recording(*args, **kwargs):
-        seen.append(args[5])  # the stream argument
-        return bound(*args, **kwargs)
-
-    monkeypatch.setattr(_cudist, "cdist", recording)
+def test_cuda_work_runs_on_the_current_stream(streams_seen):
+    seen = streams_seen("cdist", 5)  # the stream argument
     XA, XB = torch.randn(100, 32, device="cuda"), torch.randn(90, 32, device="cuda")
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
@@ -272,15 +265,8 @@ def test_self_knn_returns_tensors_where_x_lives(device):
 
 
 @cuda_test
-def test_cuda_self_knn_runs_on_the_current_stream(monkeypatch):
-    seen = []
-    bound = _cudist.self_knn
-
-    def recording(*args, **kwargs):
-        seen.append(args[8])  # the stream argument
-        return bound(*args, **kwargs)
-
-    monkeypatch.setattr(_cudist, "self_knn", recording)
+def test_cuda_self_knn_runs_on_the_current_stream(streams_seen):
+    seen = streams_seen("self_knn", 8)  # the stream argument
     X = torch.randn(200, 8, device="cuda")
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
