@@ -49,21 +49,12 @@ double median_seconds(Fn&& fn) {
 
 using PairSet = std::set<std::pair<std::int64_t, std::int64_t>>;
 
-PairSet pairs_of(MatchResult const& m) {
-  Array const host = Array::copy_of(m.pairs, Device::cpu());
+/// The (query, train) rows of a (count, 2) host array of index type T.
+template <class T>
+PairSet pairs_in(Array const& rows) {
   PairSet pairs;
-  for (std::int64_t r = 0; r < host.rows(); ++r) {
-    pairs.emplace(host.data_as<std::int64_t>()[2 * r], host.data_as<std::int64_t>()[2 * r + 1]);
-  }
-  return pairs;
-}
-
-/// OpenCV's (query, train) pairs, stored as int32 (count, 2).
-PairSet opencv_pairs(std::string const& path) {
-  Array const m = io::read_npy(path);
-  PairSet pairs;
-  for (std::int64_t r = 0; r < m.rows(); ++r) {
-    pairs.emplace(m.data_as<std::int32_t>()[2 * r], m.data_as<std::int32_t>()[2 * r + 1]);
+  for (std::int64_t r = 0; r < rows.rows(); ++r) {
+    pairs.emplace(rows.data_as<T>()[2 * r], rows.data_as<T>()[2 * r + 1]);
   }
   return pairs;
 }
@@ -86,13 +77,13 @@ void run_match_job(Resources const& res, std::string const& data_dir, MatchJob c
   std::printf("\n%s: %lld query x %lld train descriptors of %lld bytes\n", job.title,
               static_cast<long long>(query.rows()), static_cast<long long>(train.rows()),
               static_cast<long long>(query.cols()));
-  PairSet const reference = opencv_pairs(dir + job.opencv);
+  PairSet const reference = pairs_in<std::int32_t>(io::read_npy(dir + job.opencv));  // OpenCV's
   for (bool const mutual : {false, true}) {
     MatchOptions options;
     options.mutual = mutual;
     MatchResult result;
     double const secs = median_seconds([&] { result = match(res, query, train, job.metric, options); });
-    PairSet const got = pairs_of(result);
+    PairSet const got = pairs_in<std::int64_t>(Array::copy_of(result.pairs, Device::cpu()));
     std::printf("  ratio test 0.75%s: %4zu matches in %8.1f us", mutual ? " + mutual check" : "",
                 got.size(), secs * 1e6);
     if (mutual) {
