@@ -18,17 +18,20 @@
 namespace cudist::neighbors::detail::cuda {
 
 template <class Op>
-struct IsTwoBestOp : std::bool_constant<Op::kLaneWise> {};
+struct IsFusedOp : std::bool_constant<Op::kLaneWise> {};
 template <class Word, class Out>
-struct IsTwoBestOp<cudist::detail::ops::XorPopcountOp<Word, Out>> : std::true_type {};
+struct IsFusedOp<cudist::detail::ops::XorPopcountOp<Word, Out>> : std::true_type {};
 template <>
-struct IsTwoBestOp<PackedU8SqL2Op> : std::true_type {};
+struct IsFusedOp<PackedU8SqL2Op> : std::true_type {};
 
-/// The ops the 2-best consumer is compiled for: the metrics of descriptor matching (L2, L1, L-inf,
-/// inner product / cosine, bit Hamming). Others select k <= 2 with the row buffers.
-/// Must agree with has_two_best() in select_cuda.cu.
+/// The ops the fused consumers are compiled for: the metrics of search and descriptor matching
+/// (L2, L1, L-inf, inner product / cosine, bit Hamming), whose single-value accumulators keep the
+/// engine's 8 x 8 outputs per thread in registers. The long tail of metrics takes the
+/// materialised paths (materialized_paths.hpp): compiling the fused kernel for them cost most of
+/// the library's build time and spilled registers. Must agree with has_fused_path() in
+/// select_policy.hpp.
 template <class Op>
-constexpr bool kTwoBestOp = IsTwoBestOp<Op>::value;
+constexpr bool kFusedOp = IsFusedOp<Op>::value;
 
 template <template <class> class SelectT, class Elem, class Op>
 void launch_fused(FusedLaunch const& f, Op const& op, SelectArgs const& a, cudaStream_t stream) {
@@ -91,13 +94,13 @@ void dispatch_integer_select_op(SelectProblem const& p, F&& f) {
   cudist::detail::dispatch_integer_op(spec, [&](auto op) { f(op, static_cast<std::uint8_t const*>(nullptr)); });
 }
 
-/// Runs consumer SelectT for the op of f.problem; two-best only for the ops compiled with it.
-template <template <class> class SelectT, InputKind kKind, bool kOnlyTwoBestOps>
+/// Runs consumer SelectT for the op of f.problem (one of the kFusedOp ops).
+template <template <class> class SelectT, InputKind kKind>
 void run_fused(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
   auto with = [&](auto op, auto const* tag) {
     using Op = decltype(op);
     using Elem = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
-    if constexpr (!kOnlyTwoBestOps || kTwoBestOp<Op>) launch_fused<SelectT, Elem>(f, op, a, stream);
+    if constexpr (kFusedOp<Op>) launch_fused<SelectT, Elem>(f, op, a, stream);
   };
   if constexpr (kKind == InputKind::kFloat) {
     cudist::detail::dispatch_floating_op<float, float>(

@@ -20,7 +20,7 @@
 #include "neighbors/detail/cuda/packed_u8_l2.cuh"
 #include "neighbors/detail/cuda/radius_finish.cuh"
 #include "neighbors/detail/cuda/select_policy.hpp"
-#include "neighbors/detail/cuda/sorted_knn.hpp"
+#include "neighbors/detail/cuda/materialized_paths.hpp"
 #include "neighbors/detail/cuda/workspace.cuh"
 
 namespace cudist::neighbors::detail::cuda {
@@ -163,7 +163,7 @@ constexpr FusedEntry kRadius[3] = {run_radius_float, run_radius_double, run_radi
 /// k <= the on-chip limit: the fused kernel leaves each chunk's best k, a warp per row merges.
 void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices,
                void* column_best, cudaStream_t stream) {
-  bool const two_best = k <= 2 && has_two_best(p.pairwise.op.kind);
+  bool const two_best = k <= 2;
   int const capacity = two_best ? 0 : row_buffer_capacity(k);
   std::size_t const entry = entry_bytes(p);
   std::size_t const select_smem = two_best ? 8 * 256 * (2 * entry + sizeof(double))
@@ -195,12 +195,17 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
   });
 }
 
+/// Whether knn with this k runs fused (else the sorted path).
+bool fused_knn_for(SelectProblem const& p, std::int64_t k) {
+  return k <= max_on_chip_k(p) && has_fused_path(p.pairwise.op.kind);
+}
+
 /// knn into (m, k) device views; with column_best (64-bit entries, (n)), also each column's best
 /// query for the mutual check (fused path only).
 void knn_into(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices,
               void* column_best, cudaStream_t stream) {
   if (p.m() == 0) return;
-  if (k > max_on_chip_k(p)) return sorted_knn(p, k, distances, indices, stream);
+  if (!fused_knn_for(p, k)) return sorted_knn(p, k, distances, indices, stream);
   std::vector<Array> keep;
   fused_knn(fused_form(p, keep, stream), k, distances, indices, column_best, stream);
 }
@@ -215,11 +220,12 @@ SelectProblem swapped(SelectProblem const& p) {
 }
 
 /// best_query[j]: the query row that column j is nearest to. Fused as an observer of the 2-NN
-/// pass where entries are 64-bit; float64 entries are 128-bit (no atomic minimum), so there a
-/// second pass selects the 1-NN of each row of y among the rows of x.
+/// pass where entries are 64-bit; float64 entries are 128-bit (no atomic minimum), and the
+/// sorted path has no observer, so there a second pass selects the 1-NN of each row of y among
+/// the rows of x.
 Array best_queries(SelectProblem const& p, MatrixView d2, MatrixView i2, cudaStream_t stream) {
   Array best = device_array(1, p.n(), DType::kInt64, stream);
-  if (entry_bytes(p) == sizeof(WideEntry)) {
+  if (entry_bytes(p) == sizeof(WideEntry) || !fused_knn_for(p, 2)) {
     knn_into(p, 2, d2, i2, nullptr, stream);
     Array rd = device_array(p.n(), 1, p.distance_dtype, stream);
     MatrixView const bi(best.data(), p.n(), 1, 1, DType::kInt64, Memory::kDevice);
@@ -292,6 +298,7 @@ MatchResult match(SelectProblem const& p, MatchCriteria const& criteria, void* s
 
 RadiusResult radius(SelectProblem const& p, double r, void* stream_handle) {
   auto const stream = static_cast<cudaStream_t>(stream_handle);
+  if (!has_fused_path(p.pairwise.op.kind)) return radius_from_values(p, r, stream);
   std::int64_t const m = p.m();
   std::vector<Array> keep;
   SelectProblem const q = fused_form(p, keep, stream);

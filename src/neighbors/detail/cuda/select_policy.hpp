@@ -23,9 +23,10 @@ constexpr std::int64_t kMaxOnChipK8 = 64, kMaxOnChipK16 = 32;
 /// Column chunks per row tile at most: one lane of the merging warp per chunk.
 constexpr int kMaxChunks = 32;
 
-/// Ops with the 2-best consumer for k <= 2: the metrics of descriptor matching. Must agree with
-/// kTwoBestOp in fused_launch.cuh.
-inline bool has_two_best(cudist::detail::OpKind kind) {
+/// Ops with fused consumers (top-k, best two, radius): the metrics of search and descriptor
+/// matching; the others take the materialised paths. Must agree with kFusedOp in
+/// fused_launch.cuh.
+inline bool has_fused_path(cudist::detail::OpKind kind) {
   using cudist::detail::OpKind;
   return kind == OpKind::kSqDiffSum || kind == OpKind::kAbsDiffSum || kind == OpKind::kAbsDiffMax ||
          kind == OpKind::kDot || kind == OpKind::kXorPopcount;

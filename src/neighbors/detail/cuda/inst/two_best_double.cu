@@ -1,11 +1,11 @@
-// The fused selection kernel with the 2-best consumer (k <= 2), for the matching metrics' ops (float64).
+// The fused selection kernel with the 2-best consumer (k <= 2), for the fused ops (kFusedOp) on float64 inputs.
 #include "neighbors/detail/cuda/fused_launch.cuh"
 #include "neighbors/detail/cuda/two_best_select.cuh"
 
 namespace cudist::neighbors::detail::cuda {
 
 void run_two_best_double(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
-  run_fused<TwoBestSelect, InputKind::kDouble, true>(f, a, stream);
+  run_fused<TwoBestSelect, InputKind::kDouble>(f, a, stream);
 }
 
 }  // namespace cudist::neighbors::detail::cuda

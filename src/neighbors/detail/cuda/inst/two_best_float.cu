@@ -1,11 +1,11 @@
-// The fused selection kernel with the 2-best consumer (k <= 2), for the matching metrics' ops (float32 and converted float16 / bfloat16).
+// The fused selection kernel with the 2-best consumer (k <= 2), for the fused ops (kFusedOp) on float32 (and converted float16 / bfloat16) inputs.
 #include "neighbors/detail/cuda/fused_launch.cuh"
 #include "neighbors/detail/cuda/two_best_select.cuh"
 
 namespace cudist::neighbors::detail::cuda {
 
 void run_two_best_float(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
-  run_fused<TwoBestSelect, InputKind::kFloat, true>(f, a, stream);
+  run_fused<TwoBestSelect, InputKind::kFloat>(f, a, stream);
 }
 
 }  // namespace cudist::neighbors::detail::cuda
