@@ -18,10 +18,13 @@ note() { echo "== $*" | tee -a "$OUT/summary.log"; }
 
 if want build; then
   note "build ($(nproc) cores) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
+  started=$(date +%s)
   cmake -S . -B $BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
       -DCUDIST_BUILD_EXAMPLES=ON > "$OUT/build.log" 2>&1 &&
     cmake --build $BUILD -j"$(nproc)" >> "$OUT/build.log" 2>&1
-  rc=$?; note "build exit $rc"; [ $rc -eq 0 ] || { tail -40 "$OUT/build.log"; exit 1; }
+  rc=$?; note "build exit $rc in $(( $(date +%s) - started )) s"
+  cp $BUILD/.ninja_log "$OUT/ninja_log.txt"  # per-target times, for docs/tuning.md
+  [ $rc -eq 0 ] || { tail -40 "$OUT/build.log"; exit 1; }
 fi
 
 if want test; then
@@ -71,8 +74,8 @@ fi
 
 if want python; then
   if [ -f pyproject.toml ]; then
-    python3 -m pip install -q --no-build-isolation --no-deps --target /tmp/cudist-py . > "$OUT/python.log" 2>&1 &&
-      PYTHONPATH=/tmp/cudist-py python3 -m pytest -q -rs python/tests >> "$OUT/python.log" 2>&1
+    python3 -m pip install -q --no-build-isolation --no-deps --target /tmp/cudist-py -C build-dir=/tmp/cudist-py-build . > "$OUT/python.log" 2>&1 &&
+      PYTHONPATH=/tmp/cudist-py python3 -m pytest -v -rs python/tests >> "$OUT/python.log" 2>&1
     rc=$?; note "python exit $rc: $(tail -1 "$OUT/python.log")"
     PYTHONPATH=/tmp/cudist-py python3 scripts/python_demo.py 2>&1 | tee -a "$OUT/python.log"
     note "python demo exit ${PIPESTATUS[0]}"

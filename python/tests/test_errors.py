@@ -9,6 +9,38 @@ from cudist import _cudist
 X = np.arange(12.0).reshape(4, 3)
 
 
+def _gpu_arrays(framework_name):
+    """A function moving a NumPy array to a GPU array of the framework (skips where absent)."""
+    framework = pytest.importorskip(framework_name)
+    if not cudist.cuda_available():
+        pytest.skip("no CUDA GPU, or cudist built without CUDA")
+    if framework_name == "torch":
+        if not framework.cuda.is_available():
+            pytest.skip("torch sees no GPU")
+        return lambda a: framework.from_numpy(np.ascontiguousarray(a)).to("cuda")
+    return framework.asarray
+
+
+@pytest.fixture(params=["numpy", "torch", "cupy"])
+def arrays_on(request, monkeypatch):
+    """Runs a test with cudist.cdist / pdist receiving their data arrays (XA, XB, X, out) as NumPy
+    arrays or as GPU arrays of torch / CuPy: every error must be raised the same way there."""
+    if request.param == "numpy":
+        return
+    to_gpu = _gpu_arrays(request.param)
+    for name, data_args in (("cdist", 2), ("pdist", 1)):
+        call = getattr(cudist, name)
+
+        def on_gpu(*args, call=call, data_args=data_args, **kwargs):
+            args = [to_gpu(a) if i < data_args and isinstance(a, np.ndarray) else a
+                    for i, a in enumerate(args)]
+            if isinstance(kwargs.get("out"), np.ndarray):
+                kwargs["out"] = to_gpu(kwargs["out"])
+            return call(*args, **kwargs)
+
+        monkeypatch.setattr(cudist, name, on_gpu)
+
+
 @pytest.mark.parametrize("call, exception, message", [
     (lambda: cudist.cdist(X, np.ones((2, 4))), ValueError, "columns"),
     (lambda: cudist.cdist(X, X, "minkowski", p=0), ValueError, "p must be > 0"),
@@ -39,7 +71,7 @@ X = np.arange(12.0).reshape(4, 3)
     (lambda: cudist.cdist(X, X, out=np.empty((4, 4), np.float32)), ValueError, "out is float32"),
     (lambda: cudist.pdist(X, out=np.empty(5)), ValueError, "out is (1, 5)"),
 ])
-def test_bad_input(call, exception, message):
+def test_bad_input(call, exception, message, arrays_on):
     with pytest.raises(exception) as raised:
         call()
     assert message in str(raised.value)
