@@ -28,7 +28,7 @@ if want build; then
 fi
 
 if want test; then
-  ctest --test-dir $BUILD -L cuda --output-on-failure -j2 --timeout 600 > "$OUT/ctest_cuda.log" 2>&1
+  ctest --test-dir $BUILD -L cuda --output-on-failure -j4 --timeout 600 > "$OUT/ctest_cuda.log" 2>&1
   rc=$?; note "ctest cuda exit $rc: $(grep -E 'tests passed|tests failed' "$OUT/ctest_cuda.log")"
   [ $rc -eq 0 ] || { grep -E "Failed|FAILED|\*\*\*" "$OUT/ctest_cuda.log" | head -40; status=1; }
 fi
@@ -39,19 +39,42 @@ if want demo; then
 fi
 
 if want sanitize; then
-  : > "$OUT/sanitizer.log"
+  # Every CUDA test binary under memcheck, racecheck, synccheck and initcheck, run side by side
+  # (the instrumentation costs host time; the GPU has room for all of them). The tests shrink
+  # their large problems under CUDIST_TESTS_REDUCED, keeping every kernel variant and edge.
+  san=/tmp/sanitize; rm -rf $san; mkdir -p $san
+  export CUDIST_TESTS_REDUCED=1
   for exe in $(find $BUILD/tests -name '*_test_cuda' -type f | sort); do
-    for tool in memcheck racecheck; do
-      # The 2^31-entry output test is too large to run under instrumentation.
-      compute-sanitizer --tool $tool --error-exitcode 3 "$exe" --gtest_filter='-*SixtyFourBit*:*Huge*' \
-          > /tmp/san.log 2>&1
-      rc=$?
-      echo "$tool $(basename "$exe"): exit $rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' /tmp/san.log | tail -1)" \
-          | tee -a "$OUT/sanitizer.log"
-      [ $rc -eq 0 ] || { grep -m 20 -E "=========" /tmp/san.log >> "$OUT/sanitizer.log"; status=1; }
+    for tool in memcheck racecheck synccheck initcheck; do echo "$tool $exe"; done
+  done | xargs -P "${SANITIZE_JOBS:-8}" -L 1 bash -c '
+    tool=$0 exe=$1 log='$san'/$0_$(basename $1)
+    started=$(date +%s)
+    # The 2^31-entry output tests cannot run under instrumentation.
+    timeout '"${SANITIZE_TIMEOUT:-540}"' compute-sanitizer --tool $tool --error-exitcode 3 "$exe" \
+        --gtest_filter="-*SixtyFourBit*:*Huge*" > $log.log 2>&1
+    rc=$?  # 124: cut off by the timeout
+    echo "$tool $(basename $exe): exit $rc in $(( $(date +%s) - started )) s; $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" $log.log | tail -1)" > $log.status'
+  unset CUDIST_TESTS_REDUCED
+  {
+    echo "compute-sanitizer $(compute-sanitizer --version | grep -o "Version.*") on $(nvidia-smi --query-gpu=name --format=csv,noheader)"
+    cat $san/*.status
+    for run in $san/*.status; do
+      grep -q "exit 0 " $run && continue
+      echo "--- ${run%.status}.log"; grep -m 30 -E "=========|FAILED|Timeout" ${run%.status}.log
     done
-  done
-  note "sanitizer done"
+    echo "--- slowest tests under instrumentation"
+    python3 - $san <<'PY'
+import pathlib, re, sys
+times = []  # from gtest's "[       OK ] Suite.Test (N ms)" lines, also of runs cut off
+for log in pathlib.Path(sys.argv[1]).glob("*.log"):
+    for suite_test, ms in re.findall(r"\[ +(?:OK|FAILED) +\] (\S+) \((\d+) ms\)", log.read_text()):
+        times.append((int(ms) / 1000, log.stem, suite_test))
+for seconds, run, test in sorted(times, reverse=True)[:25]:
+    print(f"{seconds:8.1f} s  {run}  {test}")
+PY
+  } > "$OUT/sanitizer.log" 2>&1
+  grep -q -v "exit 0 " $san/*.status && status=1
+  note "sanitizer: $(grep -c 'exit 0 ' $san/*.status | awk -F: '{s+=$2} END {print s}') of $(ls $san/*.status | wc -l) runs clean"
 fi
 
 if want bench; then

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/backend.hpp"
+#include "common/reduced.hpp"
 #include "cudist/graph/apsp.hpp"
 #include "cudist/io/matrix_market.hpp"
 #include "reference/shortest_paths_ref.hpp"
@@ -128,10 +129,12 @@ std::vector<std::pair<std::int64_t, std::int64_t>> all_pairs(std::int64_t n) {
 
 TEST(Apsp, RandomGraphsMatchDijkstra) {
   CUDIST_REQUIRE_BACKEND();
+  test::CombinationSampler sample(3);  // reduced runs: a third of the combinations
   for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
     for (std::int64_t n : {1, 2, 31, 129, 203, 300}) {
       for (double p : {0.03, 0.3}) {
         for (bool directed : {true, false}) {
+          if (!sample.keep()) continue;
           SCOPED_TRACE(std::string(dtype_name(dtype)) + " n=" + std::to_string(n) + " p=" + std::to_string(p) +
                        (directed ? " directed" : " undirected") + " backend=" + CUDIST_TEST_BACKEND);
           WeightMatrix const w = weights_from(random_graph(n, p, 1, 20, 1000 * n + 10 * directed), dtype);
