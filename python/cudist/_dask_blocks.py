@@ -20,6 +20,14 @@ def _array_module(array):
     return np
 
 
+def _aligned(array):
+    """`array`, or an aligned copy of a NumPy array that dask.distributed received into a buffer
+    at an offset that is not a multiple of its element size (which cudist refuses)."""
+    if isinstance(array, np.ndarray) and not array.flags.aligned:
+        return array.copy()
+    return array
+
+
 def knn_block(XA, XB, first_row, k, metric, device, params):
     """The at most k nearest rows of block XB (which starts at row `first_row`) to each row of XA,
     as (distances, global row indices), nearest first. Fewer than k when XB has fewer rows."""
@@ -28,7 +36,8 @@ def knn_block(XA, XB, first_row, k, metric, device, params):
         xp = _array_module(XA)
         dtype = "float64" if XA.dtype == np.float64 else "float32"
         return (xp.empty((XA.shape[0], 0), dtype=dtype), xp.empty((XA.shape[0], 0), dtype="int64"))
-    distances, indices = neighbors.knn(XA, XB, k_here, metric, device=device, **params)
+    distances, indices = neighbors.knn(_aligned(XA), _aligned(XB), k_here, metric, device=device,
+                                       **params)
     return distances, indices + first_row
 
 
@@ -82,11 +91,11 @@ def match_rows(best_distances, best_indices, first_query, nearest_query, ratio, 
 
 
 def cdist_block(XA, XB, metric, device, params):
-    return distance.cdist(XA, XB, metric, device=device, **params)
+    return distance.cdist(_aligned(XA), _aligned(XB), metric, device=device, **params)
 
 
 def pdist_block(X, metric, device, params):
-    return distance.pdist(X, metric, device=device, **params)
+    return distance.pdist(_aligned(X), metric, device=device, **params)
 
 
 def condensed_rows(diagonal, right, rows):

@@ -32,7 +32,7 @@ import dask
 import dask.array as da
 import numpy as np
 
-from . import _dask_blocks, distance, neighbors
+from . import _cudist, _dask_blocks, distance, neighbors
 from ._metric_args import metric_name, metric_params
 
 __all__ = ["cdist", "knn", "match", "pdist"]
@@ -81,6 +81,15 @@ def _metric_kwargs(who, metric, kwargs):
         raise ValueError(f"cudist.dask.{who}: {metric} needs {needed} given: its default is "
                          "estimated from all rows, which no single task sees")
     return metric
+
+
+def _device(device):
+    """`device` as the tasks get it, after a check of its spelling only: the caller's machine
+    may have other devices than the workers ('auto' and 'cuda' are resolved by each worker)."""
+    if device is None:
+        return None
+    _cudist.canonical_device(str(device))
+    return str(device)
 
 
 def _same_columns(who, XA, XB):
@@ -137,7 +146,7 @@ def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, split_every=8,
     if not pad and A.array.shape[0] > 0 and k > B.array.shape[0]:
         raise ValueError(f"cudist.dask.knn: k = {k} but XB has only {B.array.shape[0]} rows; "
                          "pass pad=True to pad the missing neighbours with index -1")
-    params = dask.delayed(kwargs, pure=True)
+    device, params = _device(device), dask.delayed(kwargs, pure=True)
     distances, indices = [], []
     for rows, (d, i) in zip(A.sizes, _nearest(A, B, k, metric, device, params, split_every, pad)):
         dtype = _distance_dtype(A)
@@ -161,7 +170,7 @@ def match(XA, XB, metric="euclidean", *, ratio=0.75, mutual=False, max_distance=
     neighbors.match(_empty_rows(A), _empty_rows(B), metric, ratio=ratio, mutual=mutual,
                     max_distance=max_distance, **kwargs)
     split_every = _split_every("match", split_every)
-    params = dask.delayed(kwargs, pure=True)
+    device, params = _device(device), dask.delayed(kwargs, pure=True)
     best_two = _nearest(A, B, 2, metric, device, params, split_every, pad=True)
     nearest_query = None
     if mutual:
@@ -186,7 +195,7 @@ def cdist(XA, XB, metric="euclidean", *, device=None, **kwargs):
     _same_columns("cdist", A, B)
     metric = _metric_kwargs("cdist", metric, kwargs)
     distance.cdist(_empty_rows(A), _empty_rows(B), metric, **kwargs)
-    params = dask.delayed(kwargs, pure=True)
+    device, params = _device(device), dask.delayed(kwargs, pure=True)
     dtype = _distance_dtype(A)
     block = _task(_dask_blocks.cdist_block)
     return da.block([[da.from_delayed(block(a, b, metric, device, params), (ra, rb), dtype,
@@ -205,7 +214,7 @@ def pdist(X, metric="euclidean", *, device=None, **kwargs):
     R = _RowBlocks("pdist", X, "X")
     metric = _metric_kwargs("pdist", metric, kwargs)
     distance.pdist(_empty_rows(R), metric, **kwargs)
-    params = dask.delayed(kwargs, pure=True)
+    device, params = _device(device), dask.delayed(kwargs, pure=True)
     m, dtype = X.shape[0], _distance_dtype(R)
     diagonal, right = _task(_dask_blocks.pdist_block), _task(_dask_blocks.cdist_block)
     condensed_rows = _task(_dask_blocks.condensed_rows)
