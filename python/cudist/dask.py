@@ -26,6 +26,7 @@ seuclidean and mahalanobis need V / VI given: their defaults are estimated from 
 no single task sees.
 """
 
+import itertools
 import math
 
 import dask
@@ -64,7 +65,7 @@ class _RowBlocks:
                              f"({name}.rechunk({{1: -1}}))")
         self.array = X
         self.sizes = X.chunks[0]
-        self.starts = np.concatenate([[0], np.cumsum(self.sizes)[:-1]]).astype(int).tolist()
+        self.starts = list(itertools.accumulate(self.sizes, initial=0))[:-1]
         self.blocks = X.to_delayed().ravel().tolist()
 
     def meta(self, ndim, dtype):

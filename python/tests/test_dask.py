@@ -164,23 +164,42 @@ def test_a_device_that_does_not_exist_fails_the_job_with_the_library_error(clien
         cudist.dask.knn(X, X, 2, device="cuda:99")[0].compute()
 
 
-def _rows_once_dying(rows, marker):
-    """`rows`, except that the first call (no `marker` file yet) kills its worker process."""
-    if not os.path.exists(marker):
-        open(marker, "w").close()
+def _die_in_the_first_merge(marker):
+    """Run in every worker: the first top-k merge task on any of them (the one that creates
+    `marker`) kills its worker process, after the knn tasks it merges have run."""
+    from cudist import _dask_blocks
+
+    merge = _dask_blocks.merge_nearest
+
+    def dying_merge(*args, **kwargs):
+        try:
+            os.close(os.open(marker, os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            return merge(*args, **kwargs)
         os._exit(1)
-    return rows
+
+    dying_merge.__wrapped__ = merge
+    _dask_blocks.merge_nearest = dying_merge
+
+
+def _undo_die_in_the_first_merge():
+    from cudist import _dask_blocks
+
+    _dask_blocks.merge_nearest = getattr(_dask_blocks.merge_nearest, "__wrapped__",
+                                         _dask_blocks.merge_nearest)
 
 
 def test_a_worker_that_dies_mid_job_is_replaced_and_the_answer_is_still_exact(
         client, rng, tmp_path):
     A, B = _integers(rng, 60), _integers(rng, 80)
     marker = str(tmp_path / "worker-killed")
-    dying = da.from_delayed(dask.delayed(_rows_once_dying)(B[40:], marker), B[40:].shape,
-                            B.dtype)
-    XB = da.concatenate([_blocked(B[:40], 10), dying])
     workers_before = set(client.run(os.getpid).values())
-    distances, indices = dask.compute(*cudist.dask.knn(_blocked(A, 15), XB, 5))
+    client.run(_die_in_the_first_merge, marker)
+    try:
+        distances, indices = dask.compute(*cudist.dask.knn(_blocked(A, 15), _blocked(B, 10), 5,
+                                                           split_every=2))
+    finally:
+        client.run(_undo_die_in_the_first_merge)
     assert os.path.exists(marker)  # a worker did die
     client.wait_for_workers(2)
     assert set(client.run(os.getpid).values()) != workers_before  # and was replaced
