@@ -82,12 +82,12 @@ def match_rows(best_distances, best_indices, first_query, nearest_query, ratio, 
     d1 = best_distances[:, 0].astype("float64")
     d2 = best_distances[:, 1].astype("float64")
     j1, j2 = best_indices[:, 0], best_indices[:, 1]
-    queries = xp.arange(first_query, first_query + best_distances.shape[0], dtype="int64")
-    keep = (j1 >= 0) & ~xp.isnan(d1) & ((j2 < 0) | (d1 < ratio * d2)) & (d1 <= max_distance)
+    passing = (j1 >= 0) & ~xp.isnan(d1) & ((j2 < 0) | (d1 < ratio * d2)) & (d1 <= max_distance)
+    rows = xp.nonzero(passing)[0]
     if nearest_query is not None:
-        keep &= nearest_query[xp.maximum(j1, 0)] == queries
-    pairs = xp.stack([queries[keep], j1[keep]], axis=1)
-    return pairs, best_distances[keep, 0]
+        rows = rows[nearest_query[j1[rows]] == rows + first_query]
+    pairs = xp.stack([rows + first_query, j1[rows]], axis=1)
+    return pairs, best_distances[rows, 0]
 
 
 def cdist_block(XA, XB, metric, device, params):

@@ -115,6 +115,27 @@ def test_seuclidean_with_v_given_on_real_values(client, rng):
     np.testing.assert_allclose(got, cudist.pdist(X, "seuclidean", V=V), rtol=1e-12)
 
 
+_ROWS = np.arange(15.0).reshape(5, 3)
+_NO_ROWS = np.empty((0, 3))
+
+
+@pytest.mark.parametrize("dask_call, single_process_call", [
+    (lambda X, Y: cudist.dask.knn(X, Y, 3), lambda X, Y: cudist.knn(X, Y, 3)),
+    (lambda X, Y: cudist.dask.knn(Y, X, 3, pad=True), lambda X, Y: cudist.knn(Y, X, 3, pad=True)),
+    (lambda X, Y: (cudist.dask.cdist(Y, X),), lambda X, Y: (cudist.cdist(Y, X),)),
+    (lambda X, Y: (cudist.dask.pdist(X),), lambda X, Y: (cudist.pdist(X),)),
+    (lambda X, Y: cudist.dask.match(X, Y, mutual=True),
+     lambda X, Y: cudist.match(X, Y, mutual=True)),
+    (lambda X, Y: cudist.dask.match(Y, X, mutual=True),
+     lambda X, Y: cudist.match(Y, X, mutual=True)),
+])
+def test_no_rows_give_what_the_single_process_call_gives(dask_call, single_process_call):
+    got = dask.compute(*dask_call(_blocked(_NO_ROWS, 2), _blocked(_ROWS, 2)))
+    for got_array, want in zip(got, single_process_call(_NO_ROWS, _ROWS)):
+        assert got_array.shape == want.shape and got_array.dtype == want.dtype
+        np.testing.assert_array_equal(got_array, want)
+
+
 X_ = np.arange(40.0).reshape(8, 5)
 
 
