@@ -29,7 +29,8 @@ import time
 
 # bench/ holds a folder named sparse/, which would shadow pydata's sparse (imported by dask.array
 # when present) while this script's folder leads sys.path.
-sys.path = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 import dask  # noqa: E402
 import dask.array as da  # noqa: E402
