@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing cudist needs, where it is missing: a C++17 compiler, CMake,
 # Ninja, GoogleTest, CLI11, nlohmann-json (Debian/Ubuntu packages) and, for the Python package and
-# its tests, numpy, scipy, pytest, nanobind and scikit-build-core (PyPI). CUDA is optional: with
+# its tests, numpy, scipy, pytest, nanobind, scikit-build-core, dask[array] and distributed
+# (PyPI; cudist.dask's tests run on a dask.distributed LocalCluster). CUDA is optional: with
 # nvcc on PATH (or in /usr/local/cuda/bin) the CUDA backend is built too.
 set -euo pipefail
 
@@ -24,11 +25,12 @@ fi
 py_missing=$(python3 - <<'PY'
 import importlib.util
 mods = {"numpy": "numpy", "scipy": "scipy", "pytest": "pytest", "nanobind": "nanobind",
-        "scikit_build_core": "scikit-build-core"}
+        "scikit_build_core": "scikit-build-core", "dask": "dask[array]",
+        "distributed": "distributed"}
 print(" ".join(pkg for mod, pkg in mods.items() if importlib.util.find_spec(mod) is None))
 PY
 )
 if [ -n "$py_missing" ]; then
   echo "setup: pip installing $py_missing"
-  python3 -m pip install -q $py_missing
+  (set -f; python3 -m pip install -q $py_missing)  # no globbing: "dask[array]" is a name
 fi

@@ -12,6 +12,9 @@ place on their own device and stream, and returns arrays of the same framework::
 
     import cudist
     D = cudist.cdist(XA, XB, "cosine")   # NumPy in, NumPy out (CPU); torch CUDA in, torch CUDA out
+
+cudist.dask (imported on its own; needs dask) runs knn, match, cdist and pdist over dask arrays,
+on a Dask cluster's workers.
 """
 
 from ._cudist import CudaError, DeviceUnavailableError, NegativeCycleError, OutOfMemoryError
