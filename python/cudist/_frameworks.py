@@ -53,6 +53,16 @@ class _NumPy:
     def to_numpy(self, array):
         return np.asarray(array)
 
+    def from_numpy(self, array, like):
+        return array
+
+    def element_strides(self, array):
+        return tuple(stride // max(array.itemsize, 1) for stride in array.strides)
+
+    def row_major(self, array, dtype):
+        # Object arrays (of numbers) convert here, as scipy converts them; strings raise ValueError.
+        return np.ascontiguousarray(array, dtype=dtype)
+
 
 class _Torch:
     """torch.Tensor on the CPU or a CUDA device. Autograd is not tracked through cudist."""
@@ -99,6 +109,17 @@ class _Torch:
     def to_numpy(self, tensor):
         return tensor.detach().cpu().numpy()
 
+    def from_numpy(self, array, like):
+        return self._torch.from_numpy(array).to(like.device)
+
+    def element_strides(self, tensor):
+        return tensor.stride()
+
+    def row_major(self, tensor, dtype):
+        # One copy on the tensor's own device and stream, whatever of dtype and layout changes.
+        return tensor.to(dtype=getattr(self._torch, dtype),
+                         memory_format=self._torch.contiguous_format)
+
 
 class _CuPy:
     """cupy.ndarray: device memory of one GPU."""
@@ -139,6 +160,17 @@ class _CuPy:
     def to_numpy(self, array):
         return self._cupy.asnumpy(array)
 
+    def from_numpy(self, array, like):
+        with like.device:
+            return self._cupy.asarray(array)
+
+    def element_strides(self, array):
+        return tuple(stride // array.itemsize for stride in array.strides)
+
+    def row_major(self, array, dtype):
+        with array.device:
+            return self._cupy.ascontiguousarray(array, dtype=dtype)
+
 
 _NUMPY = _NumPy()
 
@@ -162,6 +194,28 @@ def as_array(obj):
 def export(array):
     """`array` as the extension takes it: itself on the host, a DLPack capsule on a GPU."""
     return framework_of(array).export(array)
+
+
+def read_in_place(array):
+    """Whether the kernels can read the 2-D `array` where it is: unit stride along the columns
+    and a row stride >= 0 (any row stride, so row and column slices need no copy)."""
+    rows, cols = array.shape
+    row_stride, col_stride = framework_of(array).element_strides(array)
+    return (cols <= 1 or rows == 0 or col_stride == 1) and (rows <= 1 or row_stride >= 0)
+
+
+def readable(array, dtype):
+    """The 2-D `array` as the kernels read it: itself when it has `dtype` (a NumPy dtype name)
+    and a layout read_in_place accepts, else one row-major copy of `dtype` made by its own
+    framework where it lives (on its GPU for a CUDA tensor)."""
+    if dtype_name(array) == dtype and read_in_place(array):
+        return array
+    return framework_of(array).row_major(array, dtype)
+
+
+def dtype_name(array):
+    """NumPy's name of the dtype of `array` ("float32", "bfloat16", ...)."""
+    return framework_of(array).dtype_name(array)
 
 
 def expect_2d(array, name):
@@ -190,10 +244,7 @@ class Placement:
         self.device = self.home_device if device is None else _cudist.canonical_device(str(device))
         self.stream = self._framework.stream(home)
 
-    @staticmethod
-    def dtype_name(array):
-        """NumPy's name of the dtype of `array` ("float32", "bfloat16", ...)."""
-        return framework_of(array).dtype_name(array)
+    dtype_name = staticmethod(dtype_name)
 
     def distance_dtype(self, array):
         """The dtype of distances computed from `array`: float64 for float64, else float32."""

@@ -1,7 +1,12 @@
 """cdist and pdist with scipy.spatial.distance's names, keyword arguments and results."""
 
+import warnings
+
+import numpy as np
+
 from . import _cudist
-from ._frameworks import as_array, expect_2d, placed
+from ._distance_inputs import kernel_dtype, kernel_input, result_dtype
+from ._frameworks import as_array, expect_2d, framework_of, placed
 from ._metric_args import metric_name, metric_params
 
 __all__ = ["cdist", "pdist"]
@@ -57,23 +62,30 @@ def _documented(function):
 
 
 @_documented
-def cdist(XA, XB, metric="euclidean", *, out=None, device=None, **kwargs):
+def cdist(XA, XB, metric="euclidean", *, out=None, dtype=None, device=None, **kwargs):
     """Distance between each pair of rows of two collections, as scipy.spatial.distance.cdist.
 
     Computes ``Y[i, j] = metric(XA[i], XB[j])`` for every row i of XA and j of XB.
 
     Parameters
     ----------
-    XA : (mA, n) array: NumPy, torch.Tensor, cupy.ndarray or array_like
-    XB : (mB, n) array of the same dtype, on the same device as XA
-    metric : str
-        Any metric of scipy.spatial.distance by name: braycurtis, canberra, chebyshev, cityblock,
-        correlation, cosine, dice, euclidean, hamming, jaccard, jensenshannon, kulczynski1,
-        mahalanobis, minkowski, rogerstanimoto, russellrao, seuclidean, sokalmichener,
-        sokalsneath, sqeuclidean, yule; plus inner_product and hamming_bits.
-    out : (mA, mB) array, optional
-        Where to write the result (any framework and device; float64 for float64 inputs, float32
-        otherwise; any row stride). Returned.
+    XA : (mA, n) array: NumPy, torch.Tensor, cupy.ndarray or array_like, of any dtype scipy takes
+        (floats, integers, bool) and any strides
+    XB : (mB, n) array of the same framework, on the same device as XA
+    metric : str or callable
+        Any metric of scipy.spatial.distance by name or alias, any case, also as scipy's
+        'test_<name>': braycurtis, canberra, chebyshev, cityblock, correlation, cosine, dice,
+        euclidean, hamming, jaccard, jensenshannon, kulczynski1, mahalanobis, minkowski,
+        rogerstanimoto, russellrao, seuclidean, sokalmichener, sokalsneath, sqeuclidean, yule;
+        plus inner_product and hamming_bits. A callable ``metric(u, v, **kwargs)`` is evaluated
+        by scipy, pair by pair in Python on the CPU (with a UserWarning saying so).
+    out : (mA, mB) float32 or float64 array, optional
+        Where to write the result (any framework and device, any row stride); its dtype is the
+        result's. Returned.
+    dtype : float32 or float64, optional
+        The dtype of the result, and the precision of the computation. Default: float64 for NumPy
+        and array_like inputs (as scipy); for torch and CuPy arrays float64 for float64 and integer
+        inputs, float32 for the others (float32, float16, bfloat16, uint8, bool).
     device : str or torch.device, optional
         Where to compute: 'cpu', 'cuda', 'cuda:N' or 'auto' (a GPU when one is present).
         Default: where XA lives.
@@ -91,47 +103,105 @@ def cdist(XA, XB, metric="euclidean", *, out=None, device=None, **kwargs):
     -------
     Y : (mA, mB) array of XA's framework on XA's device (``out`` when given)
     """
+    if callable(metric):
+        return _by_scipy("cdist", (XA, XB), metric, out, kwargs)
     XA, XB = as_array(XA), as_array(XB)
     expect_2d(XA, "XA")
     expect_2d(XB, "XB")
     metric = metric_name(metric)
     params = metric_params("cdist", metric, kwargs)
+    result = result_dtype(XA, dtype, out)
+    written = kernel_dtype(metric, result)
+    XA, XB = kernel_input(XA, written, "XA"), kernel_input(XB, written, "XB")
     with placed(XA, device) as at:
         shape = (XA.shape[0], XB.shape[0])
-        result = at.empty(shape, at.distance_dtype(XA)) if out is None else out
-        _cudist.cdist(at.export(XA), at.export(XB), at.export(as_array(result)), metric,
+        target = at.empty(shape, result) if out is None else out
+        buffer = target if written == result else at.empty(shape, written)
+        _cudist.cdist(at.export(XA), at.export(XB), at.export(as_array(buffer)), metric,
                       at.device, at.stream, **params)
-    return result
+    return _widened(buffer, target)
 
 
 @_documented
-def pdist(X, metric="euclidean", *, out=None, device=None, **kwargs):
+def pdist(X, metric="euclidean", *, out=None, dtype=None, device=None, **kwargs):
     """Pairwise distances between the rows of X, condensed, as scipy.spatial.distance.pdist.
 
     Computes ``metric(X[i], X[j])`` for every pair i < j, in scipy's condensed order: the pair
-    (i, j) is entry ``m*i - i*(i+1)//2 + (j - i - 1)`` of the 1-D result
-    (scipy.spatial.distance.squareform turns it into the square matrix).
+    (i, j) is entry ``m*i - i*(i+1)//2 + (j - i - 1)`` of the 1-D result (squareform turns it
+    into the square matrix).
 
     Parameters
     ----------
     X : (m, n) array: NumPy, torch.Tensor, cupy.ndarray or array_like
-    metric, device, p, w, V, VI
-        As for cdist (V and VI default to the variances / inverse covariance of X's rows).
-    out : (m*(m-1)//2,) contiguous 1-D array, optional
+    metric, dtype, device, p, w
+        As for cdist.
+    V, VI
+        As for cdist; the defaults are scipy's: the variances (ddof=1) and the inverse covariance
+        of X's rows, computed on the host in float64 (a GPU array is copied there for them).
+    out : (m*(m-1)//2,) contiguous 1-D float32 or float64 array, optional
         Where to write the result; returned.
 
     Returns
     -------
     Y : (m*(m-1)//2,) array of X's framework on X's device (``out`` when given)
     """
+    if callable(metric):
+        return _by_scipy("pdist", (X,), metric, out, kwargs)
     X = as_array(X)
     expect_2d(X, "X")
     metric = metric_name(metric)
-    params = metric_params("pdist", metric, kwargs)
+    params = metric_params("pdist", metric, _with_scipy_defaults(X, metric, kwargs))
+    result = result_dtype(X, dtype, out)
+    written = kernel_dtype(metric, result)
+    X = kernel_input(X, written, "X")
     m = X.shape[0]
     with placed(X, device) as at:
-        result = at.empty((m * (m - 1) // 2,), at.distance_dtype(X)) if out is None else out
-        _cudist.pdist(at.export(X), at.export(as_array(result)), metric, at.device, at.stream,
+        shape = (m * (m - 1) // 2,)
+        target = at.empty(shape, result) if out is None else out
+        buffer = target if written == result else at.empty(shape, written)
+        _cudist.pdist(at.export(X), at.export(as_array(buffer)), metric, at.device, at.stream,
                       **params)
-    return result
+    return _widened(buffer, target)
 
+
+def _widened(buffer, target):
+    """`target`, holding the distances the kernels wrote into `buffer` (where they differ)."""
+    if buffer is not target:
+        target[...] = buffer
+    return target
+
+
+def _with_scipy_defaults(X, metric, kwargs):
+    """kwargs with scipy's default V (seuclidean) or VI (mahalanobis) for pdist of X: the
+    library's defaults are those of cdist(X, X), whose rows are X twice, which scipy's are not."""
+    wanted = {"seuclidean": "V", "mahalanobis": "VI"}.get(metric)
+    if wanted is None or kwargs.get(wanted) is not None:
+        return kwargs
+    rows = framework_of(X).to_numpy(X).astype(np.float64)
+    m, n = rows.shape
+    if metric == "seuclidean":
+        return dict(kwargs, V=np.var(rows, axis=0, ddof=1))
+    if m <= n:  # scipy's check and message
+        raise ValueError(f"The number of observations ({m}) is too small; the covariance matrix "
+                         f"is singular. For observations with {n} dimensions, at least {n + 1} "
+                         "observations are required.")
+    return dict(kwargs, VI=np.linalg.inv(np.atleast_2d(np.cov(rows.T))).T.copy())
+
+
+def _by_scipy(function, arrays, metric, out, kwargs):
+    """scipy.spatial.distance's cdist or pdist with the callable `metric`, on host copies of
+    torch / CuPy arrays; the result comes back in the first array's framework and device."""
+    warnings.warn("cudist: a callable metric is evaluated by scipy, pair by pair in Python on "
+                  "the CPU; it does not run on the GPU", UserWarning, stacklevel=3)
+    from scipy.spatial import distance as scipy_distance
+
+    reference = getattr(scipy_distance, function)
+    if reference is globals()[function]:
+        raise RuntimeError(f"cudist: scipy.spatial.distance.{function} has been replaced by "
+                           "cudist's; callable metrics need scipy's own")
+    framework = framework_of(arrays[0])
+    if framework.name == "numpy":  # objects of any dtype, as scipy takes them
+        return reference(*arrays, metric=metric, out=out, **kwargs)
+    on_host = [framework.to_numpy(array) for array in arrays]
+    result = framework.from_numpy(reference(*on_host, metric=metric, **kwargs), arrays[0])
+    return result if out is None else _widened(result, out)
