@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing cudist needs, where it is missing: a C++17 compiler, CMake,
 # Ninja, GoogleTest, CLI11, nlohmann-json (Debian/Ubuntu packages) and, for the Python package and
-# its tests, numpy, scipy, pytest, nanobind and scikit-build-core (PyPI). CUDA is optional: with
+# its tests, numpy, scipy, pytest, nanobind, scikit-build-core and scikit-learn (PyPI). CUDA is optional: with
 # nvcc on PATH (or in /usr/local/cuda/bin) the CUDA backend is built too.
 set -euo pipefail
 
@@ -24,7 +24,7 @@ fi
 py_missing=$(python3 - <<'PY'
 import importlib.util
 mods = {"numpy": "numpy", "scipy": "scipy", "pytest": "pytest", "nanobind": "nanobind",
-        "scikit_build_core": "scikit-build-core"}
+        "scikit_build_core": "scikit-build-core", "sklearn": "scikit-learn"}
 print(" ".join(pkg for mod, pkg in mods.items() if importlib.util.find_spec(mod) is None))
 PY
 )
