@@ -1,4 +1,5 @@
-"""cdist and pdist with scipy.spatial.distance's names, keyword arguments and results."""
+"""scipy.spatial.distance on cudist's engine: cdist and pdist with scipy's names, keyword arguments
+and results, directed_hausdorff, and scipy's helpers on distance matrices (squareform, ...)."""
 
 import warnings
 
@@ -6,37 +7,33 @@ import numpy as np
 
 from . import _cudist
 from ._distance_inputs import kernel_dtype, kernel_input, result_dtype
+from ._distance_matrices import is_valid_dm, is_valid_y, num_obs_dm, num_obs_y, squareform
 from ._frameworks import as_array, expect_2d, framework_of, placed
 from ._metric_args import metric_name, metric_params
+from .neighbors import knn
 
-__all__ = ["cdist", "pdist"]
+__all__ = ["cdist", "directed_hausdorff", "is_valid_dm", "is_valid_y", "num_obs_dm", "num_obs_y",
+           "pdist", "squareform"]
 
 _DIFFERENCES_FROM_SCIPY = """
-    Differences from scipy
+    Differences from scipy (docs/scipy_differences.md gives the reasons)
     ----------------------
-    - Results are float64 for float64 inputs and float32 for every other dtype (scipy always
-      returns float64). float32, float16 and bfloat16 inputs are computed in float32.
-    - Arrays are used in place, never converted: their dtype must be float16, bfloat16 (torch),
-      float32, float64, uint8 or bool (read as uint8 0/1), else TypeError (scipy converts integer
-      arrays to float64 silently). Lists and other non-arrays are converted to float64 as in scipy.
-    - Arrays must be row-major with unit stride along the columns; any row stride works (row and
-      column slices are read in place). Column-major, transposed or step-sliced arrays raise
-      ValueError instead of being copied: use np.ascontiguousarray / .contiguous().
-    - metric must be a name, case-insensitive, or one of scipy's aliases except 'c', 'cb'
-      (cityblock), 's' (seuclidean) and 'matching' (hamming); callables raise TypeError.
+    - Results are float64 for NumPy and array_like inputs (as scipy), and for torch / CuPy arrays
+      of the input's own precision (float32 for float32, float16, bfloat16, uint8 and bool);
+      `dtype=` or `out=` chooses float32 or float64. out may be float32 and have any row stride.
+    - Every layout and dtype scipy takes is accepted; layouts the kernels cannot read in place
+      (column steps, column-major, negative strides) are copied once, where the array lives.
+      Complex inputs raise TypeError (scipy drops the imaginary parts).
+    - Callable metrics are evaluated by scipy, in Python on the CPU (UserWarning).
     - mahalanobis needs VI symmetric positive definite (cudist factors it); seuclidean needs every
       variance in V finite and > 0. Otherwise ValueError.
     - Extra metrics: 'inner_product' (the similarity x . y, larger = closer) and 'hamming_bits'
       (uint8 rows of packed bits; the number of differing bits).
     - 'kulczynski1' and 'sokalmichener' exist here with their definitions from scipy < 1.17, which
       removed them.
-    - chebyshev ignores NaN components exactly as scipy 1.17 does (no difference).
     - On boolean rows every boolean metric equals scipy's. On other values, jaccard counts the
       components that differ among those nonzero in either row (scipy's earlier definition);
       scipy 1.17 counts those where exactly one of the two is nonzero.
-    - pdist's default V (seuclidean) and VI (mahalanobis) are currently estimated from X stacked
-      twice, which scales the distances by sqrt((2m-1)/(2m-2)) against scipy's; pass V / VI
-      explicitly for scipy's values (cdist's defaults match scipy's).
 
     Arrays, devices and streams
     ---------------------------
@@ -205,3 +202,26 @@ def _by_scipy(function, arrays, metric, out, kwargs):
     on_host = [framework.to_numpy(array) for array in arrays]
     result = framework.from_numpy(reference(*on_host, metric=metric, **kwargs), arrays[0])
     return result if out is None else _widened(result, out)
+
+
+def directed_hausdorff(u, v, rng=0, *, seed=None, device=None):
+    """scipy.spatial.distance.directed_hausdorff: max over the rows of u of the euclidean distance
+    to the nearest row of v, as (distance, row of u, its nearest row of v).
+
+    One knn(u, v, 1) pass gives every row's nearest distance (on a GPU, without forming the
+    distance matrix); the maximum is taken where they live. NumPy inputs are computed in float64
+    as scipy's. rng (and its older name seed) is accepted for scipy's signature: scipy uses it
+    only to shuffle its early-exit search, which changes neither the distance nor, but among
+    equal distances, the rows returned (here the first of them).
+    """
+    del rng, seed
+    u, v = as_array(u), as_array(v)
+    for name, array in (("u", u), ("v", v)):
+        expect_2d(array, name)
+    if u.shape[1] != v.shape[1]:
+        raise ValueError("u and v need to have the same number of columns")
+    if framework_of(u).name == "numpy":
+        u, v = kernel_input(u, "float64", "u"), kernel_input(v, "float64", "v")
+    nearest, which = knn(u, v, 1, device=device)
+    row = int(nearest[:, 0].argmax())
+    return float(nearest[row, 0]), row, int(which[row, 0])

@@ -24,21 +24,22 @@ def documented_failures():
     return set(re.findall(r"^- `(\S+)`", DIFFERENCES.read_text(), flags=re.MULTILINE))
 
 
-def run_upstream(test_file, tmp_path):
-    """(passed, failed) test ids of scipy's `test_file` run with cudist swapped in."""
+def run_upstream(test_files, tmp_path):
+    """(passed, failed) test ids of scipy's `test_files` run with cudist swapped in."""
     source = pathlib.Path(scipy_tests.__file__).parent
-    shutil.copy(source / test_file, tmp_path)
+    for test_file in test_files:
+        shutil.copy(source / test_file, tmp_path)
     (tmp_path / "data").symlink_to(source / "data")
     (tmp_path / "pytest.ini").write_text("[pytest]\n")  # not this repository's configuration
     report = tmp_path / "report.xml"
     path = os.pathsep.join(filter(None, [str(HERE / "upstream"), os.environ.get("PYTHONPATH")]))
     subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "swap_in_cudist",
-                    "-p", "no:cacheprovider", f"--junitxml={report}", test_file],
+                    "-p", "no:cacheprovider", f"--junitxml={report}", *test_files],
                    cwd=tmp_path, env=dict(os.environ, PYTHONPATH=path), capture_output=True,
                    check=False)
     passed, failed = [], []
     for case in ElementTree.parse(report).iter("testcase"):
-        test_id = case.get("classname").rpartition(".")[2] + "::" + case.get("name")
+        test_id = case.get("classname").replace(".", ".py::", 1) + "::" + case.get("name")
         outcomes = {child.tag for child in case}
         if "skipped" not in outcomes:
             (failed if outcomes & {"failure", "error"} else passed).append(test_id)
@@ -46,7 +47,7 @@ def run_upstream(test_file, tmp_path):
 
 
 def test_scipy_distance_suite(tmp_path):
-    passed, failed = run_upstream("test_distance.py", tmp_path)
-    print(f"scipy test_distance.py with cudist: {len(passed)} passed, {len(failed)} failed")
+    passed, failed = run_upstream(["test_distance.py", "test_hausdorff.py"], tmp_path)
+    print(f"scipy's distance tests with cudist: {len(passed)} passed, {len(failed)} failed")
     assert len(passed) >= 0.95 * (len(passed) + len(failed)), sorted(failed)
     assert set(failed) <= documented_failures(), sorted(set(failed) - documented_failures())

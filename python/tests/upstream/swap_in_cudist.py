@@ -3,6 +3,7 @@ cudist's functions in place of scipy.spatial.distance's while the test module is
 that its `from scipy.spatial.distance import cdist, ...` binds cudist's, then restores scipy's, so
 that the references the tests compare with (scipy's metric functions) stay scipy's own."""
 
+import pytest
 import scipy.spatial.distance
 
 import cudist.distance
@@ -19,3 +20,9 @@ def pytest_sessionstart(session):
 def pytest_collection_finish(session):
     for name, function in _SCIPY.items():
         setattr(scipy.spatial.distance, name, function)
+
+
+@pytest.fixture
+def num_parallel_threads():
+    """What scipy's conftest provides without pytest-run-parallel: tests run on one thread."""
+    return 1
