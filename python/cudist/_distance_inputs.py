@@ -3,7 +3,7 @@ each input converted (once, by its own framework, where it lives) into what the 
 
 import numpy as np
 
-from ._frameworks import dtype_name, framework_of, readable
+from ._frameworks import as_array, dtype_name, framework_of, readable
 
 # Input dtypes the kernels read in place for float32 results: float16 and bfloat16 widened to
 # float32, uint8 and bool (0/1 bytes) counted exactly.
@@ -29,7 +29,7 @@ def result_dtype(home, dtype, out):
     if dtype is not None:
         chosen["dtype"] = _name_of_dtype(dtype)
     if out is not None:
-        chosen["out"] = dtype_name(out)
+        chosen["out"] = dtype_name(as_array(out))
     for argument, name in chosen.items():
         if name not in _RESULT_DTYPES:
             raise ValueError(f"{argument} is {name}; distances are float32 or float64")

@@ -1,4 +1,5 @@
-"""The array frameworks whose arrays cudist uses in place: NumPy, PyTorch and CuPy.
+"""The array frameworks whose arrays cudist uses in place: NumPy, PyTorch and CuPy, and through
+them any array with __dlpack__ or __cuda_array_interface__ (JAX, Numba, cuDF, ...).
 
 For each framework this module knows where an array lives, the framework's current CUDA stream
 there, how to allocate an output next to an input, and how to hand an array to the extension.
@@ -24,6 +25,8 @@ class _NumPy:
     def as_array(self, obj):
         if isinstance(obj, np.ndarray):
             return obj
+        if hasattr(obj, "__cuda_array_interface__") or hasattr(obj, "__dlpack_device__"):
+            return _adopted(obj)
         # A list or scalar has to be converted anyway; do it the way scipy does (to float64,
         # bools kept), so that cdist([[0, 1]], [[1, 1]]) works as it does in scipy.
         array = np.asarray(obj)
@@ -112,6 +115,11 @@ class _Torch:
     def from_numpy(self, array, like):
         return self._torch.from_numpy(array).to(like.device)
 
+    def adopt(self, obj):
+        if hasattr(obj, "__dlpack__"):
+            return self._torch.from_dlpack(obj)
+        return self._torch.as_tensor(obj, device="cuda")  # __cuda_array_interface__: its GPU
+
     def element_strides(self, tensor):
         return tensor.stride()
 
@@ -164,6 +172,9 @@ class _CuPy:
         with like.device:
             return self._cupy.asarray(array)
 
+    def adopt(self, obj):
+        return self._cupy.from_dlpack(obj) if hasattr(obj, "__dlpack__") else self._cupy.asarray(obj)
+
     def element_strides(self, array):
         return tuple(stride // array.itemsize for stride in array.strides)
 
@@ -178,6 +189,28 @@ _NUMPY = _NumPy()
 @functools.lru_cache(maxsize=None)
 def _framework_named(name):
     return _Torch() if name == "torch" else _CuPy()
+
+
+# DLPack device types (dlpack.h DLDeviceType) of host memory: CPU and CUDA pinned host memory.
+_HOST_DLPACK_DEVICES = (1, 3)
+
+
+def _adopted(obj):
+    """An array of another framework, viewed without a copy as one of cudist's: host memory as a
+    NumPy array, GPU memory as a CuPy array (or a torch tensor where CuPy is not installed). The
+    views import with the consumer's current stream, so the producer's pending work is ordered
+    before cudist's. Results come back in the framework of the view."""
+    on_host = (not hasattr(obj, "__cuda_array_interface__")
+               and obj.__dlpack_device__()[0] in _HOST_DLPACK_DEVICES)
+    if on_host:
+        return np.from_dlpack(obj)
+    for name in ("cupy", "torch"):
+        try:
+            return _framework_named(name).adopt(obj)
+        except ImportError:
+            continue
+    raise TypeError(f"cudist: {type(obj).__name__} is a GPU array; reading it needs CuPy or "
+                    "PyTorch installed")
 
 
 def framework_of(obj):

@@ -111,12 +111,10 @@ def cdist(XA, XB, metric="euclidean", *, out=None, dtype=None, device=None, **kw
     written = kernel_dtype(metric, result)
     XA, XB = kernel_input(XA, written, "XA"), kernel_input(XB, written, "XB")
     with placed(XA, device) as at:
-        shape = (XA.shape[0], XB.shape[0])
-        target = at.empty(shape, result) if out is None else out
-        buffer = target if written == result else at.empty(shape, written)
-        _cudist.cdist(at.export(XA), at.export(XB), at.export(as_array(buffer)), metric,
-                      at.device, at.stream, **params)
-    return _widened(buffer, target)
+        target, buffer = _outputs(at, (XA.shape[0], XB.shape[0]), result, written, out)
+        _cudist.cdist(at.export(XA), at.export(XB), at.export(buffer), metric, at.device,
+                      at.stream, **params)
+    return _finished(buffer, target, out)
 
 
 @_documented
@@ -153,19 +151,23 @@ def pdist(X, metric="euclidean", *, out=None, dtype=None, device=None, **kwargs)
     X = kernel_input(X, written, "X")
     m = X.shape[0]
     with placed(X, device) as at:
-        shape = (m * (m - 1) // 2,)
-        target = at.empty(shape, result) if out is None else out
-        buffer = target if written == result else at.empty(shape, written)
-        _cudist.pdist(at.export(X), at.export(as_array(buffer)), metric, at.device, at.stream,
-                      **params)
-    return _widened(buffer, target)
+        target, buffer = _outputs(at, (m * (m - 1) // 2,), result, written, out)
+        _cudist.pdist(at.export(X), at.export(buffer), metric, at.device, at.stream, **params)
+    return _finished(buffer, target, out)
 
 
-def _widened(buffer, target):
-    """`target`, holding the distances the kernels wrote into `buffer` (where they differ)."""
+def _outputs(at, shape, result, written, out):
+    """(target, buffer): the result array (out's array view, or a new one next to the inputs)
+    and where the kernels write (target itself unless they write another dtype)."""
+    target = at.empty(shape, result) if out is None else as_array(out)
+    return target, target if written == result else at.empty(shape, written)
+
+
+def _finished(buffer, target, out):
+    """The result: target, holding what the kernels wrote into buffer; `out` itself if given."""
     if buffer is not target:
         target[...] = buffer
-    return target
+    return target if out is None else out
 
 
 def _with_scipy_defaults(X, metric, kwargs):
@@ -201,7 +203,7 @@ def _by_scipy(function, arrays, metric, out, kwargs):
         return reference(*arrays, metric=metric, out=out, **kwargs)
     on_host = [framework.to_numpy(array) for array in arrays]
     result = framework.from_numpy(reference(*on_host, metric=metric, **kwargs), arrays[0])
-    return result if out is None else _widened(result, out)
+    return _finished(result, result if out is None else as_array(out), out)
 
 
 def directed_hausdorff(u, v, rng=0, *, seed=None, device=None):

@@ -137,3 +137,26 @@ def test_public_names():
          "match_batched", "minplus", "num_obs_dm", "num_obs_y", "pdist", "radius", "self_knn",
          "semiring_product", "spmm", "spmv", "squareform"])
     assert all(hasattr(cudist, name) for name in cudist.__all__)
+
+
+class DLPackOnly:
+    """An array of a framework cudist does not know, offering only DLPack (as JAX arrays do)."""
+
+    def __init__(self, array):
+        self._array = array
+
+    def __dlpack__(self, **kwargs):
+        return self._array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+
+def test_any_dlpack_host_array_is_read_and_written_in_place(rng):
+    XA, XB = rng.standard_normal((14, 6)), rng.standard_normal((9, 6))
+    out = np.full((14, 9), np.nan)
+    wrapped_out = DLPackOnly(out)
+    assert cudist.cdist(DLPackOnly(XA), DLPackOnly(XB), "cityblock", out=wrapped_out) is wrapped_out
+    assert_allclose(out, distance.cdist(XA, XB, "cityblock"), **tolerance(np.float64))
+    got = cudist.knn(DLPackOnly(XA), DLPackOnly(XB), 2)  # results: NumPy arrays (the view's)
+    assert_array_equal(got[1], cudist.knn(XA, XB, 2)[1])
