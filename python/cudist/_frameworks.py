@@ -173,7 +173,9 @@ class _CuPy:
             return self._cupy.asarray(array)
 
     def adopt(self, obj):
-        return self._cupy.from_dlpack(obj) if hasattr(obj, "__dlpack__") else self._cupy.asarray(obj)
+        if hasattr(obj, "__dlpack__"):
+            return self._cupy.from_dlpack(obj)
+        return self._cupy.asarray(obj)  # __cuda_array_interface__
 
     def element_strides(self, array):
         return tuple(stride // array.itemsize for stride in array.strides)

@@ -2,8 +2,8 @@
 
 One import line switches an sklearn user::
 
-    from sklearn.neighbors import NearestNeighbors   ->   from cudist.sklearn import NearestNeighbors
-    from sklearn.metrics import pairwise_distances   ->   from cudist.sklearn import pairwise_distances
+    from cudist.sklearn import NearestNeighbors     # was: from sklearn.neighbors import ...
+    from cudist.sklearn import pairwise_distances   # was: from sklearn.metrics import ...
 
 Results are those of sklearn's brute-force search (algorithm='brute'): the same neighbours, up to
 the order of equal distances (cudist puts the smaller index first), and distances within rounding,
