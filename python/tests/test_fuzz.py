@@ -94,8 +94,11 @@ def one_case(seed):
         assert got is choice["out"], described
     # float32 results: relative to the size of the terms summed, as float32 accumulation is.
     scale = np.abs(expected[np.isfinite(expected)])
+    # yule divides by ntt*nff + ntf*nft, which small weights make tiny: float32 rounding of the
+    # weighted counts reaches ~1e-3 of the result there (seed 20337874).
+    rtol = 2e-3 if metric == "yule" and "w" in kwargs else 2e-4
     tolerance = ({"rtol": 1e-10, "atol": 1e-10} if computed_in == np.float64 else
-                 {"rtol": 2e-4, "atol": 2e-4 * max(1.0, float(scale.max(initial=0.0)))})
+                 {"rtol": rtol, "atol": rtol * max(1.0, float(scale.max(initial=0.0)))})
     if metric == "jensenshannon" and computed_in == np.float32:  # sqrt magnifies errors near 0
         got, expected = got.astype(np.float64) ** 2, expected ** 2
     if metric == "correlation":
