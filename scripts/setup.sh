@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing cudist needs, where it is missing: a C++17 compiler, CMake,
 # Ninja, GoogleTest, CLI11, nlohmann-json (Debian/Ubuntu packages) and, for the Python package and
-# its tests, numpy, scipy, pytest, nanobind, scikit-build-core and scikit-learn (PyPI). CUDA is optional: with
-# nvcc on PATH (or in /usr/local/cuda/bin) the CUDA backend is built too.
+# its tests, numpy, scipy, pytest, nanobind, scikit-build-core and scikit-learn (PyPI). CUDA is
+# optional: with nvcc on PATH (or in /usr/local/cuda/bin) the CUDA backend is built too.
 set -euo pipefail
 
 # What is needed, and how to tell it is already there (a command, or a header where a machine may
