@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing cudist needs, where it is missing: a C++17 compiler, CMake,
 # Ninja, GoogleTest, CLI11, nlohmann-json (Debian/Ubuntu packages) and, for the Python package and
-# its tests, numpy, scipy, pytest, nanobind, scikit-build-core, dask[array] and distributed
-# (PyPI; cudist.dask's tests run on a dask.distributed LocalCluster). CUDA is optional: with
-# nvcc on PATH (or in /usr/local/cuda/bin) the CUDA backend is built too.
+# its tests, numpy, scipy, pytest, nanobind, scikit-build-core, scikit-learn, dask[array] and
+# distributed (PyPI; cudist.dask's tests run on a dask.distributed LocalCluster). CUDA is
+# optional: with nvcc on PATH (or in /usr/local/cuda/bin) the CUDA backend is built too.
 set -euo pipefail
 
 # What is needed, and how to tell it is already there (a command, or a header where a machine may
@@ -25,8 +25,8 @@ fi
 py_missing=$(python3 - <<'PY'
 import importlib.util
 mods = {"numpy": "numpy", "scipy": "scipy", "pytest": "pytest", "nanobind": "nanobind",
-        "scikit_build_core": "scikit-build-core", "dask": "dask[array]",
-        "distributed": "distributed"}
+        "scikit_build_core": "scikit-build-core", "sklearn": "scikit-learn",
+        "dask": "dask[array]", "distributed": "distributed"}
 print(" ".join(pkg for mod, pkg in mods.items() if importlib.util.find_spec(mod) is None))
 PY
 )

@@ -1,7 +1,7 @@
 # Type hints for the public API of cudist. Arrays of a DLPack framework (NumPy, torch, CuPy) come
 # back as the same type; array_likes (lists) come back as NumPy arrays.
 import os
-from typing import Any, Protocol, TypeVar, overload
+from typing import Any, Callable, Protocol, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -35,9 +35,10 @@ def devices() -> list[str]: ...
 def cdist(
     XA: _ArrayT,
     XB: _DLPackArray,
-    metric: str = "euclidean",
+    metric: str | Callable[..., float] = "euclidean",
     *,
     out: _ArrayT | None = None,
+    dtype: Any | None = None,
     device: _Device | None = None,
     p: float = 2.0,
     w: _Parameter = None,
@@ -48,9 +49,10 @@ def cdist(
 def cdist(
     XA: npt.ArrayLike,
     XB: npt.ArrayLike,
-    metric: str = "euclidean",
+    metric: str | Callable[..., float] = "euclidean",
     *,
     out: npt.NDArray[np.floating[Any]] | None = None,
+    dtype: Any | None = None,
     device: _Device | None = None,
     p: float = 2.0,
     w: _Parameter = None,
@@ -60,9 +62,10 @@ def cdist(
 @overload
 def pdist(
     X: _ArrayT,
-    metric: str = "euclidean",
+    metric: str | Callable[..., float] = "euclidean",
     *,
     out: _ArrayT | None = None,
+    dtype: Any | None = None,
     device: _Device | None = None,
     p: float = 2.0,
     w: _Parameter = None,
@@ -72,15 +75,40 @@ def pdist(
 @overload
 def pdist(
     X: npt.ArrayLike,
-    metric: str = "euclidean",
+    metric: str | Callable[..., float] = "euclidean",
     *,
     out: npt.NDArray[np.floating[Any]] | None = None,
+    dtype: Any | None = None,
     device: _Device | None = None,
     p: float = 2.0,
     w: _Parameter = None,
     V: _Parameter = None,
     VI: _Parameter = None,
 ) -> npt.NDArray[np.floating[Any]]: ...
+def squareform(X: _DLPackArray | npt.ArrayLike, force: str = "no", checks: bool = True) -> Any: ...
+def is_valid_dm(
+    D: _DLPackArray | npt.ArrayLike,
+    tol: float = 0.0,
+    throw: bool = False,
+    name: str | None = "D",
+    warning: bool = False,
+) -> bool: ...
+def is_valid_y(
+    y: _DLPackArray | npt.ArrayLike,
+    warning: bool = False,
+    throw: bool = False,
+    name: str | None = None,
+) -> bool: ...
+def num_obs_dm(d: _DLPackArray | npt.ArrayLike) -> int: ...
+def num_obs_y(Y: _DLPackArray | npt.ArrayLike) -> int: ...
+def directed_hausdorff(
+    u: _DLPackArray | npt.ArrayLike,
+    v: _DLPackArray | npt.ArrayLike,
+    rng: Any = 0,
+    *,
+    seed: Any = None,
+    device: _Device | None = None,
+) -> tuple[float, int, int]: ...
 @overload
 def knn(
     XA: _ArrayT,

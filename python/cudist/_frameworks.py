@@ -1,4 +1,5 @@
-"""The array frameworks whose arrays cudist uses in place: NumPy, PyTorch and CuPy.
+"""The array frameworks whose arrays cudist uses in place: NumPy, PyTorch and CuPy, and through
+them any array with __dlpack__ or __cuda_array_interface__ (JAX, Numba, cuDF, ...).
 
 For each framework this module knows where an array lives, the framework's current CUDA stream
 there, how to allocate an output next to an input, and how to hand an array to the extension.
@@ -24,6 +25,8 @@ class _NumPy:
     def as_array(self, obj):
         if isinstance(obj, np.ndarray):
             return obj
+        if hasattr(obj, "__cuda_array_interface__") or hasattr(obj, "__dlpack_device__"):
+            return _adopted(obj)
         # A list or scalar has to be converted anyway; do it the way scipy does (to float64,
         # bools kept), so that cdist([[0, 1]], [[1, 1]]) works as it does in scipy.
         array = np.asarray(obj)
@@ -52,6 +55,16 @@ class _NumPy:
 
     def to_numpy(self, array):
         return np.asarray(array)
+
+    def from_numpy(self, array, like):
+        return array
+
+    def element_strides(self, array):
+        return tuple(stride // max(array.itemsize, 1) for stride in array.strides)
+
+    def row_major(self, array, dtype):
+        # Object arrays (of numbers) convert here, as scipy converts them; strings raise ValueError.
+        return np.ascontiguousarray(array, dtype=dtype)
 
 
 class _Torch:
@@ -99,6 +112,22 @@ class _Torch:
     def to_numpy(self, tensor):
         return tensor.detach().cpu().numpy()
 
+    def from_numpy(self, array, like):
+        return self._torch.from_numpy(array).to(like.device)
+
+    def adopt(self, obj):
+        if hasattr(obj, "__dlpack__"):
+            return self._torch.from_dlpack(obj)
+        return self._torch.as_tensor(obj, device="cuda")  # __cuda_array_interface__: its GPU
+
+    def element_strides(self, tensor):
+        return tensor.stride()
+
+    def row_major(self, tensor, dtype):
+        # One copy on the tensor's own device and stream, whatever of dtype and layout changes.
+        return tensor.to(dtype=getattr(self._torch, dtype),
+                         memory_format=self._torch.contiguous_format)
+
 
 class _CuPy:
     """cupy.ndarray: device memory of one GPU."""
@@ -139,6 +168,22 @@ class _CuPy:
     def to_numpy(self, array):
         return self._cupy.asnumpy(array)
 
+    def from_numpy(self, array, like):
+        with like.device:
+            return self._cupy.asarray(array)
+
+    def adopt(self, obj):
+        if hasattr(obj, "__dlpack__"):
+            return self._cupy.from_dlpack(obj)
+        return self._cupy.asarray(obj)  # __cuda_array_interface__
+
+    def element_strides(self, array):
+        return tuple(stride // array.itemsize for stride in array.strides)
+
+    def row_major(self, array, dtype):
+        with array.device:
+            return self._cupy.ascontiguousarray(array, dtype=dtype)
+
 
 _NUMPY = _NumPy()
 
@@ -146,6 +191,28 @@ _NUMPY = _NumPy()
 @functools.lru_cache(maxsize=None)
 def _framework_named(name):
     return _Torch() if name == "torch" else _CuPy()
+
+
+# DLPack device types (dlpack.h DLDeviceType) of host memory: CPU and CUDA pinned host memory.
+_HOST_DLPACK_DEVICES = (1, 3)
+
+
+def _adopted(obj):
+    """An array of another framework, viewed without a copy as one of cudist's: host memory as a
+    NumPy array, GPU memory as a CuPy array (or a torch tensor where CuPy is not installed). The
+    views import with the consumer's current stream, so the producer's pending work is ordered
+    before cudist's. Results come back in the framework of the view."""
+    on_host = (not hasattr(obj, "__cuda_array_interface__")
+               and obj.__dlpack_device__()[0] in _HOST_DLPACK_DEVICES)
+    if on_host:
+        return np.from_dlpack(obj)
+    for name in ("cupy", "torch"):
+        try:
+            return _framework_named(name).adopt(obj)
+        except ImportError:
+            continue
+    raise TypeError(f"cudist: {type(obj).__name__} is a GPU array; reading it needs CuPy or "
+                    "PyTorch installed")
 
 
 def framework_of(obj):
@@ -162,6 +229,28 @@ def as_array(obj):
 def export(array):
     """`array` as the extension takes it: itself on the host, a DLPack capsule on a GPU."""
     return framework_of(array).export(array)
+
+
+def read_in_place(array):
+    """Whether the kernels can read the 2-D `array` where it is: unit stride along the columns
+    and a row stride >= 0 (any row stride, so row and column slices need no copy)."""
+    rows, cols = array.shape
+    row_stride, col_stride = framework_of(array).element_strides(array)
+    return (cols <= 1 or rows == 0 or col_stride == 1) and (rows <= 1 or row_stride >= 0)
+
+
+def readable(array, dtype):
+    """The 2-D `array` as the kernels read it: itself when it has `dtype` (a NumPy dtype name)
+    and a layout read_in_place accepts, else one row-major copy of `dtype` made by its own
+    framework where it lives (on its GPU for a CUDA tensor)."""
+    if dtype_name(array) == dtype and read_in_place(array):
+        return array
+    return framework_of(array).row_major(array, dtype)
+
+
+def dtype_name(array):
+    """NumPy's name of the dtype of `array` ("float32", "bfloat16", ...)."""
+    return framework_of(array).dtype_name(array)
 
 
 def expect_2d(array, name):
@@ -190,10 +279,7 @@ class Placement:
         self.device = self.home_device if device is None else _cudist.canonical_device(str(device))
         self.stream = self._framework.stream(home)
 
-    @staticmethod
-    def dtype_name(array):
-        """NumPy's name of the dtype of `array` ("float32", "bfloat16", ...)."""
-        return framework_of(array).dtype_name(array)
+    dtype_name = staticmethod(dtype_name)
 
     def distance_dtype(self, array):
         """The dtype of distances computed from `array`: float64 for float64, else float32."""

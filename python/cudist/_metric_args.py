@@ -15,14 +15,20 @@ _METRIC_KWARGS = {
 }
 
 
+# scipy's aliases that the library's table leaves out: one- and two-letter names it keeps
+# unambiguous for the command line, and scipy's old name of hamming.
+_SCIPY_ALIASES = {"c": "cityblock", "cb": "cityblock", "s": "seuclidean", "matching": "hamming"}
+
+
 def metric_name(metric):
-    """scipy's name of `metric` (a name or alias, any case); TypeError for a callable."""
+    """scipy's name of `metric`: a name or alias in any case, or scipy's 'test_<name>' (its
+    reference implementation of the same metric). TypeError for anything but a string."""
     if not isinstance(metric, str):
-        raise TypeError(
-            "cudist: metric must be a string naming a metric (callables are not supported; "
-            f"use scipy.spatial.distance for them), got {type(metric).__name__}"
-        )
-    return _cudist.canonical_metric(metric.lower())
+        raise TypeError(f"cudist: metric must be a string naming a metric or a function, got "
+                        f"{type(metric).__name__}")
+    name = metric.lower()
+    name = name[len("test_"):] if name.startswith("test_") else name
+    return _cudist.canonical_metric(_SCIPY_ALIASES.get(name, name))
 
 
 def metric_params(who, metric, kwargs):

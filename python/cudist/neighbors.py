@@ -14,7 +14,7 @@ import operator
 import numpy as np
 
 from . import _cudist
-from ._frameworks import as_array, expect_2d, framework_of, placed
+from ._frameworks import as_array, dtype_name, expect_2d, framework_of, placed, readable
 from ._metric_args import metric_name, metric_params
 
 __all__ = ["knn", "knn_batched", "match", "match_batched", "radius", "self_knn"]
@@ -38,9 +38,10 @@ def _batched(function):
 
 
 def _matrix(X, name):
+    """X as the kernels read it: in place, or one row-major copy where its layout needs one."""
     X = as_array(X)
     expect_2d(X, name)
-    return X
+    return readable(X, dtype_name(X))
 
 
 def _metric(who, metric, kwargs):

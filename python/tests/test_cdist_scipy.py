@@ -23,9 +23,8 @@ def test_real_metric(metric, dtype, shape, rng):
     XA = real_rows(rng, mA, n, metric).astype(dtype)
     XB = real_rows(rng, mB, n, metric).astype(dtype)
     kwargs = {} if defaults_exist(metric, mA + mB, n) else {"VI": spd_matrix(rng, n)}
-    got = cudist.cdist(XA, XB, metric, **kwargs)
-    assert got.shape == (mA, mB)
-    assert got.dtype == (np.float64 if dtype == np.float64 else np.float32)
+    got = cudist.cdist(XA, XB, metric, dtype=dtype, **kwargs)  # float32: the float32 kernels
+    assert got.shape == (mA, mB) and got.dtype == dtype
     assert_matches_scipy(got, distance.cdist(XA, XB, metric, **kwargs), dtype, metric)
 
 
@@ -36,8 +35,9 @@ def test_boolean_metric(metric, kind, shape, rng):
     mA, mB, n = shape
     XA = boolean_rows(rng, mA, n).astype(kind)
     XB = boolean_rows(rng, mB, n).astype(kind)
-    got = cudist.cdist(XA, XB, metric)
-    assert got.dtype == (np.float64 if kind == np.float64 else np.float32)
+    precision = np.float64 if kind == np.float64 else np.float32  # the kernels' own for `kind`
+    got = cudist.cdist(XA, XB, metric, dtype=precision)
+    assert got.dtype == precision
     assert_allclose(got, distance.cdist(XA, XB, metric), **tolerance(got.dtype))
 
 
@@ -59,8 +59,8 @@ def test_weights(metric, dtype, rng):
     XA, XB = make(29).astype(dtype), make(37).astype(dtype)
     w = rng.random(n) + 0.1
     w[3] = 0.0  # a zero weight drops the column
-    assert_allclose(cudist.cdist(XA, XB, metric, w=w), distance.cdist(XA, XB, metric, w=w),
-                    **tolerance(dtype))
+    assert_allclose(cudist.cdist(XA, XB, metric, w=w, dtype=dtype),
+                    distance.cdist(XA, XB, metric, w=w), **tolerance(dtype))
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -68,10 +68,10 @@ def test_weights(metric, dtype, rng):
 def test_minkowski_p(p, dtype, rng):
     XA = rng.standard_normal((41, 13)).astype(dtype)
     XB = rng.standard_normal((27, 13)).astype(dtype)
-    assert_allclose(cudist.cdist(XA, XB, "minkowski", p=p),
+    assert_allclose(cudist.cdist(XA, XB, "minkowski", p=p, dtype=dtype),
                     distance.cdist(XA, XB, "minkowski", p=p), **tolerance(dtype))
     w = rng.random(13)
-    assert_allclose(cudist.cdist(XA, XB, "minkowski", p=p, w=w),
+    assert_allclose(cudist.cdist(XA, XB, "minkowski", p=p, w=w, dtype=dtype),
                     distance.cdist(XA, XB, "minkowski", p=p, w=w), **tolerance(dtype))
 
 
@@ -85,7 +85,7 @@ def test_minkowski_defaults_to_p2(rng):
 def test_seuclidean_variances(dtype, rng):
     XA, XB = rng.standard_normal((12, 7)).astype(dtype), rng.standard_normal((9, 7)).astype(dtype)
     V = rng.random(7) + 0.5
-    assert_allclose(cudist.cdist(XA, XB, "seuclidean", V=V),
+    assert_allclose(cudist.cdist(XA, XB, "seuclidean", V=V, dtype=dtype),
                     distance.cdist(XA, XB, "seuclidean", V=V), **tolerance(dtype))
 
 
@@ -93,7 +93,7 @@ def test_seuclidean_variances(dtype, rng):
 def test_mahalanobis_inverse_covariance(dtype, rng):
     XA, XB = rng.standard_normal((12, 7)).astype(dtype), rng.standard_normal((9, 7)).astype(dtype)
     VI = spd_matrix(rng, 7)
-    assert_allclose(cudist.cdist(XA, XB, "mahalanobis", VI=VI),
+    assert_allclose(cudist.cdist(XA, XB, "mahalanobis", VI=VI, dtype=dtype),
                     distance.cdist(XA, XB, "mahalanobis", VI=VI), **tolerance(dtype))
 
 

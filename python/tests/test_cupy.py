@@ -88,3 +88,29 @@ def test_cupy_edge_lists_give_cupy_results():
     dist = cudist.apsp((u, v, cupy.asarray([2.0, 3.0])), n=3)
     assert isinstance(dist, cupy.ndarray)
     assert cupy.asnumpy(dist)[0, 2] == 5.0
+
+
+class CudaArrayInterfaceOnly:
+    """A GPU array of a framework cudist does not know (Numba, cuDF), offering only
+    __cuda_array_interface__."""
+
+    def __init__(self, array):
+        self.__cuda_array_interface__ = array.__cuda_array_interface__
+
+
+def test_any_cuda_array_interface_array_is_read_in_place_through_cupy(rng):
+    XA, XB = cupy.asarray(rng.standard_normal((40, 7))), cupy.asarray(rng.standard_normal((30, 7)))
+    got = cudist.cdist(CudaArrayInterfaceOnly(XA), CudaArrayInterfaceOnly(XB), "cosine")
+    assert isinstance(got, cupy.ndarray)
+    assert_allclose(cupy.asnumpy(got), cupy.asnumpy(cudist.cdist(XA, XB, "cosine")), rtol=0)
+
+
+def test_transposed_and_integer_cupy_arrays_are_converted_on_the_gpu(rng):
+    X = rng.integers(0, 50, (30, 20))
+    got = cudist.cdist(cupy.asarray(X).T, cupy.asarray(X).T[::-1], "euclidean")
+    assert isinstance(got, cupy.ndarray) and got.dtype == np.float64
+    assert_allclose(cupy.asnumpy(got), distance.cdist(X.T, X.T[::-1]), **tolerance(np.float64))
+    half = cudist.pdist(cupy.asarray(X, dtype=np.float32)[:, ::2], "cityblock")
+    assert half.dtype == np.float32
+    assert_allclose(cupy.asnumpy(half), distance.pdist(X[:, ::2], "cityblock"),
+                    **tolerance(np.float32))

@@ -46,13 +46,14 @@ def arrays_on(request, monkeypatch):
     (lambda: cudist.cdist(X, X, "minkowski", p=0), ValueError, "p must be > 0"),
     (lambda: cudist.cdist(X, X, "minkowski", p=-1.5), ValueError, "p must be > 0"),
     (lambda: cudist.cdist(X, X, "no_such_metric"), ValueError, "unknown metric 'no_such_metric'"),
-    (lambda: cudist.cdist(X, X, len), TypeError, "callables are not supported"),
+    (lambda: cudist.cdist(X, X, 12), TypeError, "metric must be a string naming a metric or a"),
     (lambda: cudist.cdist(np.ones((2, 3, 4)), X), ValueError, "XA must be a 2-dimensional"),
     (lambda: cudist.cdist(X, np.ones(3)), ValueError, "XB must be a 2-dimensional"),
     (lambda: cudist.pdist(np.ones(5)), ValueError, "X must be a 2-dimensional"),
-    (lambda: cudist.cdist(X.astype(np.int32), X.astype(np.int32)), TypeError, "dtype int32"),
     (lambda: cudist.cdist(X.astype(np.complex64), X), TypeError, "element type"),
-    (lambda: cudist.cdist(X.astype(np.float32), X), TypeError, "XA is float32 but XB is float64"),
+    (lambda: cudist.cdist(X, X, dtype=np.float16), ValueError, "dtype is float16; distances are"),
+    (lambda: cudist.cdist(X, X, dtype="float32", out=np.empty((4, 4))), ValueError,
+     "dtype is float32 but out is float64"),
     (lambda: cudist.cdist(X, X, "euclidean", p=3), TypeError, "unexpected keyword argument 'p'"),
     (lambda: cudist.cdist(X, X, "cosine", V=np.ones(3)), TypeError, "keyword argument 'V'"),
     (lambda: cudist.pdist(X, "jensenshannon", w=np.ones(3)), TypeError, "keyword argument 'w'"),
@@ -68,25 +69,14 @@ def arrays_on(request, monkeypatch):
     (lambda: cudist.cdist(X, X, "hamming_bits"), ValueError, "uint8"),
     (lambda: cudist.cdist(X, X, device="tpu"), ValueError, "'tpu' is not a device"),
     (lambda: cudist.cdist(X, X, out=np.empty((4, 5))), ValueError, "out is (4, 5)"),
-    (lambda: cudist.cdist(X, X, out=np.empty((4, 4), np.float32)), ValueError, "out is float32"),
+    (lambda: cudist.cdist(X, X, out=np.empty((4, 4), np.int64)), ValueError, "out is int64"),
+    (lambda: cudist.cdist(X, X, out=np.empty((8, 8))[::2, ::2]), ValueError, "element stride 2"),
     (lambda: cudist.pdist(X, out=np.empty(5)), ValueError, "out is (1, 5)"),
 ])
 def test_bad_input(call, exception, message, arrays_on):
     with pytest.raises(exception) as raised:
         call()
     assert message in str(raised.value)
-
-
-@pytest.mark.parametrize("bad_layout", [
-    lambda a: a.T,                        # transposed: column-major
-    lambda a: np.asfortranarray(a),       # column-major copy
-    lambda a: a[:, ::2],                  # a step along the columns
-    lambda a: a[::-1],                    # rows in reverse order
-])
-def test_layouts_a_row_major_view_cannot_describe_are_rejected(bad_layout):
-    square = np.arange(36.0).reshape(6, 6)
-    with pytest.raises(ValueError, match="stride"):
-        cudist.cdist(bad_layout(square), square)
 
 
 def test_read_only_output_is_rejected():

@@ -9,12 +9,33 @@ import cudist
 from distance_cases import tolerance
 
 
-def test_float16_is_computed_in_float32(rng):
+def test_float16_is_computed_in_float32_when_asked(rng):
     XA, XB = rng.standard_normal((21, 10)).astype(np.float16), rng.standard_normal((9, 10)).astype(
         np.float16)
-    got = cudist.cdist(XA, XB, "cosine")
+    got = cudist.cdist(XA, XB, "cosine", dtype=np.float32)
     assert got.dtype == np.float32
     assert_allclose(got, distance.cdist(XA, XB, "cosine"), **tolerance(np.float32))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int8, np.int64, np.uint8, np.uint64,
+                                   bool])
+def test_every_numpy_dtype_gives_scipys_float64_result(dtype, rng):
+    XA, XB = rng.integers(0, 9, (13, 6)).astype(dtype), rng.integers(0, 9, (8, 6)).astype(dtype)
+    for metric in ("euclidean", "cityblock", "cosine", "hamming", "jaccard"):
+        got, expected = cudist.cdist(XA, XB, metric), distance.cdist(XA, XB, metric)
+        assert got.dtype == np.float64
+        assert_allclose(got, expected, **tolerance(np.float64))
+        assert_allclose(cudist.pdist(XA, metric), distance.pdist(XA, metric),
+                        **tolerance(np.float64))
+
+
+def test_out_or_dtype_choose_float32(rng):
+    XA, XB = rng.standard_normal((9, 5)), rng.standard_normal((4, 5))
+    out = np.empty((9, 4), np.float32)
+    assert cudist.cdist(XA, XB, "canberra", out=out) is out
+    assert_array_equal(out, cudist.cdist(XA.astype(np.float32), XB.astype(np.float32), "canberra",
+                                         dtype="float32"))
+    assert_allclose(out, distance.cdist(XA, XB, "canberra"), **tolerance(np.float32))
 
 
 def test_bool_rows_are_read_as_uint8(rng):
@@ -42,6 +63,23 @@ def test_row_strided_views_are_read_in_place(view, rng):
     XA, XB = view(base), view(base[::-1].copy())
     expected = distance.cdist(np.ascontiguousarray(XA), np.ascontiguousarray(XB), "canberra")
     assert_allclose(cudist.cdist(XA, XB, "canberra"), expected, **tolerance(np.float64))
+
+
+@pytest.mark.parametrize("layout", [
+    lambda a: a.T,                        # transposed: column-major
+    lambda a: np.asfortranarray(a),       # column-major copy
+    lambda a: a[:, ::2],                  # a step along the columns
+    lambda a: a[::-1],                    # rows in reverse order
+    lambda a: a[::-2, ::-3],              # negative steps along both
+])
+def test_layouts_the_kernels_cannot_read_are_copied_once(layout, rng):
+    square = rng.standard_normal((12, 12))
+    XA, XB = layout(square), layout(square[::-1].copy())
+    for dtype in (np.float64, np.float32):
+        got = cudist.cdist(XA, XB, "cosine", dtype=dtype)
+        assert_allclose(got, distance.cdist(XA, XB, "cosine"), **tolerance(dtype))
+    assert_allclose(cudist.pdist(XA, "cityblock"), distance.pdist(XA, "cityblock"),
+                    **tolerance(np.float64))
 
 
 def test_out_is_written_and_returned(rng):
@@ -94,7 +132,31 @@ def test_devices():
 def test_public_names():
     assert sorted(cudist.__all__) == sorted(
         ["CudaError", "DeviceUnavailableError", "NegativeCycleError", "OutOfMemoryError",
-         "SpmvPlan", "apsp", "apsp_path", "cdist", "cuda_available", "devices", "knn",
-         "knn_batched", "match", "match_batched", "minplus", "pdist", "radius", "self_knn",
-         "semiring_product", "spmm", "spmv"])
+         "SpmvPlan", "apsp", "apsp_path", "cdist", "cuda_available", "devices",
+         "directed_hausdorff", "is_valid_dm", "is_valid_y", "knn", "knn_batched", "match",
+         "match_batched", "minplus", "num_obs_dm", "num_obs_y", "pdist", "radius", "self_knn",
+         "semiring_product", "spmm", "spmv", "squareform"])
     assert all(hasattr(cudist, name) for name in cudist.__all__)
+
+
+class DLPackOnly:
+    """An array of a framework cudist does not know, offering only DLPack (as JAX arrays do)."""
+
+    def __init__(self, array):
+        self._array = array
+
+    def __dlpack__(self, **kwargs):
+        return self._array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+
+def test_any_dlpack_host_array_is_read_and_written_in_place(rng):
+    XA, XB = rng.standard_normal((14, 6)), rng.standard_normal((9, 6))
+    out = np.full((14, 9), np.nan)
+    wrapped_out = DLPackOnly(out)
+    assert cudist.cdist(DLPackOnly(XA), DLPackOnly(XB), "cityblock", out=wrapped_out) is wrapped_out
+    assert_allclose(out, distance.cdist(XA, XB, "cityblock"), **tolerance(np.float64))
+    got = cudist.knn(DLPackOnly(XA), DLPackOnly(XB), 2)  # results: NumPy arrays (the view's)
+    assert_array_equal(got[1], cudist.knn(XA, XB, 2)[1])

@@ -19,16 +19,16 @@ def test_real_metric(metric, dtype, m, rng):
     # V and VI given: their estimates from X are tested on their own below.
     kwargs = {"seuclidean": {"V": rng.random(n) + 0.5},
               "mahalanobis": {"VI": spd_matrix(rng, n)}}.get(metric, {})
-    got = cudist.pdist(X, metric, **kwargs)
-    assert got.shape == (m * (m - 1) // 2,)
-    assert got.dtype == (np.float64 if dtype == np.float64 else np.float32)
+    got = cudist.pdist(X, metric, dtype=dtype, **kwargs)  # float32: the float32 kernels
+    assert got.shape == (m * (m - 1) // 2,) and got.dtype == dtype
     assert_matches_scipy(got, distance.pdist(X, metric, **kwargs), dtype, metric)
 
 
 @pytest.mark.parametrize("metric", BOOLEAN_METRICS)
 def test_boolean_metric(metric, rng):
     X = boolean_rows(rng, 57, 24)
-    assert_matches_scipy(cudist.pdist(X, metric), distance.pdist(X, metric), np.float32, metric)
+    assert_matches_scipy(cudist.pdist(X, metric, dtype=np.float32), distance.pdist(X, metric),
+                         np.float32, metric)
 
 
 def test_condensed_order_is_scipys(rng):

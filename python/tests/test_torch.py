@@ -59,8 +59,41 @@ def test_cpu_layouts():
     X = torch.randn(20, 10, dtype=torch.float64)
     assert_allclose(cudist.cdist(X[::2, 1:], X[1::3, 1:]).numpy(),
                     distance.cdist(as_numpy(X[::2, 1:]), as_numpy(X[1::3, 1:])), rtol=1e-12)
-    with pytest.raises(ValueError, match="contiguous"):
-        cudist.cdist(X.T, X.T)
+    # A layout the kernels cannot read (column-major) is copied once by torch, not refused.
+    assert_allclose(cudist.cdist(X.T, X.T).numpy(), distance.cdist(as_numpy(X.T), as_numpy(X.T)),
+                    rtol=1e-12)
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=[
+    pytest.mark.gpu, pytest.mark.skipif(not torch.cuda.is_available(), reason="no GPU")])])
+def test_transposed_and_integer_tensors_are_converted_where_they_live(device):
+    X = torch.randint(0, 50, (30, 20), device=device)
+    got = cudist.cdist(X.T, X.T.flip(0), "euclidean")  # int64, column-major views
+    assert got.device == X.device and got.dtype == torch.float64
+    expected = distance.cdist(X.T.cpu().numpy(), X.T.flip(0).cpu().numpy())
+    assert_allclose(got.cpu().numpy(), expected, **tolerance(np.float64))
+    half = cudist.pdist(X.to(torch.float16)[:, ::2], "cityblock")  # float16 keeps float32
+    assert half.device == X.device and half.dtype == torch.float32
+    assert_allclose(half.cpu().numpy(), distance.pdist(X[:, ::2].cpu().numpy(), "cityblock"),
+                    **tolerance(np.float32))
+    assert cudist.cdist(X.double(), X.double(), dtype=torch.float32).dtype == torch.float32
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=[
+    pytest.mark.gpu, pytest.mark.skipif(not torch.cuda.is_available(), reason="no GPU")])])
+def test_callables_squareform_and_hausdorff_keep_tensors_where_they_live(device):
+    X = torch.randn(12, 4, dtype=torch.float64, device=device)
+    with pytest.warns(UserWarning, match="not run on the GPU"):
+        got = cudist.pdist(X, lambda u, v: float(np.abs(u - v).sum()))
+    assert got.device == X.device
+    square = cudist.squareform(got)
+    assert square.device == X.device
+    assert_allclose(square.cpu().numpy(), cudist.cdist(X, X, "cityblock").cpu().numpy(),
+                    rtol=1e-12)
+    assert cudist.squareform(square).device == X.device and cudist.num_obs_dm(square) == 12
+    u, v = X.cpu().numpy(), X.cpu().numpy()[:5] + 0.5
+    assert cudist.directed_hausdorff(X, X[:5] + 0.5)[0] == pytest.approx(
+        distance.directed_hausdorff(u, v)[0], rel=1e-12)
 
 
 # --- CUDA tensors ----------------------------------------------------------------------------

@@ -1,0 +1,28 @@
+"""Loaded by the pytest run of a copied upstream test file (see test_upstream_suites.py): puts
+cudist's functions in place of scipy.spatial.distance's while the test module is imported, so
+that its `from scipy.spatial.distance import cdist, ...` binds cudist's, then restores scipy's, so
+that the references the tests compare with (scipy's metric functions) stay scipy's own."""
+
+import pytest
+import scipy.spatial.distance
+
+import cudist.distance
+
+_SCIPY = {name: getattr(scipy.spatial.distance, name) for name in cudist.distance.__all__
+          if hasattr(scipy.spatial.distance, name)}
+
+
+def pytest_sessionstart(session):
+    for name in _SCIPY:
+        setattr(scipy.spatial.distance, name, getattr(cudist.distance, name))
+
+
+def pytest_collection_finish(session):
+    for name, function in _SCIPY.items():
+        setattr(scipy.spatial.distance, name, function)
+
+
+@pytest.fixture
+def num_parallel_threads():
+    """What scipy's conftest provides without pytest-run-parallel: tests run on one thread."""
+    return 1
