@@ -34,6 +34,7 @@ import dask.array as da
 import numpy as np
 
 from . import _cudist, _dask_blocks, distance, neighbors
+from ._distance_inputs import result_dtype
 from ._metric_args import metric_name, metric_params
 
 __all__ = ["cdist", "knn", "match", "pdist"]
@@ -106,7 +107,14 @@ def _empty_rows(blocks):
 
 
 def _distance_dtype(blocks):
+    """The dtype of knn's and match's distances for these blocks."""
     return np.float64 if blocks.array.dtype == np.float64 else np.float32
+
+
+def _result_dtype(blocks, dtype):
+    """The dtype of cdist's and pdist's result for these blocks: cudist.cdist's rule (float64
+    for NumPy chunks unless `dtype` says float32; CuPy chunks keep their precision)."""
+    return np.dtype(result_dtype(blocks.array._meta, dtype, None))
 
 
 def _nearest(XA, XB, k, metric, device, params, split_every, pad):
@@ -189,23 +197,24 @@ def match(XA, XB, metric="euclidean", *, ratio=0.75, mutual=False, max_distance=
     return da.concatenate(pairs), da.concatenate(distances)
 
 
-def cdist(XA, XB, metric="euclidean", *, device=None, **kwargs):
+def cdist(XA, XB, metric="euclidean", *, dtype=None, device=None, **kwargs):
     """cudist.cdist over dask arrays: a (mA, mB) dask array chunked as XA's rows by XB's rows,
-    one cdist task per block, in XA's chunks' framework."""
+    one cdist task per block, in XA's chunks' framework and of cudist.cdist's dtype (float64 for
+    NumPy chunks unless dtype='float32')."""
     A, B = _RowBlocks("cdist", XA, "XA"), _RowBlocks("cdist", XB, "XB")
     _same_columns("cdist", A, B)
     metric = _metric_kwargs("cdist", metric, kwargs)
-    distance.cdist(_empty_rows(A), _empty_rows(B), metric, **kwargs)
-    device, params = _device(device), dask.delayed(kwargs, pure=True)
-    dtype = _distance_dtype(A)
+    distance.cdist(_empty_rows(A), _empty_rows(B), metric, dtype=dtype, **kwargs)
+    result = _result_dtype(A, dtype)
+    device, params = _device(device), dask.delayed(dict(kwargs, dtype=result.name), pure=True)
     block = _task(_dask_blocks.cdist_block)
-    return da.block([[da.from_delayed(block(a, b, metric, device, params), (ra, rb), dtype,
-                                      meta=A.meta(2, dtype))
+    return da.block([[da.from_delayed(block(a, b, metric, device, params), (ra, rb), result,
+                                      meta=A.meta(2, result))
                       for b, rb in zip(B.blocks, B.sizes)]
                      for a, ra in zip(A.blocks, A.sizes)])
 
 
-def pdist(X, metric="euclidean", *, device=None, **kwargs):
+def pdist(X, metric="euclidean", *, dtype=None, device=None, **kwargs):
     """cudist.pdist over a dask array: the (m*(m-1)//2,) condensed distances in scipy's order,
     chunked by X's row blocks (chunk i holds the pairs whose first row is in block i).
 
@@ -214,9 +223,10 @@ def pdist(X, metric="euclidean", *, device=None, **kwargs):
     """
     R = _RowBlocks("pdist", X, "X")
     metric = _metric_kwargs("pdist", metric, kwargs)
-    distance.pdist(_empty_rows(R), metric, **kwargs)
-    device, params = _device(device), dask.delayed(kwargs, pure=True)
-    m, dtype = X.shape[0], _distance_dtype(R)
+    distance.pdist(_empty_rows(R), metric, dtype=dtype, **kwargs)
+    result = _result_dtype(R, dtype)
+    device, params = _device(device), dask.delayed(dict(kwargs, dtype=result.name), pure=True)
+    m = X.shape[0]
     diagonal, right = _task(_dask_blocks.pdist_block), _task(_dask_blocks.cdist_block)
     condensed_rows = _task(_dask_blocks.condensed_rows)
     chunks = []
@@ -225,5 +235,5 @@ def pdist(X, metric="euclidean", *, device=None, **kwargs):
         rows_out = condensed_rows(diagonal(a, metric, device, params), later, rows)
         # Rows start .. start+rows-1 have m-1-r entries each.
         length = rows * (m - 1) - (rows * (2 * start + rows - 1)) // 2
-        chunks.append(da.from_delayed(rows_out, (length,), dtype, meta=R.meta(1, dtype)))
+        chunks.append(da.from_delayed(rows_out, (length,), result, meta=R.meta(1, result)))
     return da.concatenate(chunks)

@@ -108,6 +108,20 @@ def test_cdist_and_pdist_equal_the_single_process_calls(client, rng, metric):
     np.testing.assert_array_equal(got_pdist, cudist.pdist(B, metric))
 
 
+@pytest.mark.parametrize("dtype", [None, "float32", "float64"])
+def test_cdist_and_pdist_results_have_the_single_process_dtype(client, rng, dtype):
+    A = _integers(rng, sum(A_CHUNKS)).astype(np.float32)
+    B = _integers(rng, sum(B_CHUNKS), np.float64)  # float32 against float64 rows, as scipy takes
+    Y = cudist.dask.cdist(_blocked(A, A_CHUNKS), _blocked(B, B_CHUNKS), dtype=dtype)
+    condensed = cudist.dask.pdist(_blocked(A, A_CHUNKS), "cityblock", dtype=dtype)
+    want_cdist, want_pdist = cudist.cdist(A, B, dtype=dtype), cudist.pdist(A, "cityblock", dtype=dtype)
+    assert Y.dtype == want_cdist.dtype and condensed.dtype == want_pdist.dtype
+    got_cdist, got_pdist = dask.compute(Y, condensed)
+    assert got_cdist.dtype == want_cdist.dtype and got_pdist.dtype == want_pdist.dtype
+    np.testing.assert_array_equal(got_cdist, want_cdist)
+    np.testing.assert_array_equal(got_pdist, want_pdist)
+
+
 def test_seuclidean_with_v_given_on_real_values(client, rng):
     X = rng.standard_normal((50, 5))
     V = X.var(axis=0, ddof=1)
@@ -158,7 +172,7 @@ X_ = np.arange(40.0).reshape(8, 5)
      "k must be at least 1"),
     (lambda: cudist.dask.knn(_blocked(X_, 4), _blocked(X_, 4), 2, split_every=1), ValueError,
      "split_every = 1"),
-    (lambda: cudist.dask.cdist(_blocked(X_, 4), _blocked(X_.astype(np.float32), 4)), TypeError,
+    (lambda: cudist.dask.knn(_blocked(X_, 4), _blocked(X_.astype(np.float32), 4), 2), TypeError,
      "XA is float64 but XB is float32"),
     (lambda: cudist.dask.pdist(_blocked(X_, 4), "seuclidean"), ValueError,
      "seuclidean needs V given"),

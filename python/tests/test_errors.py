@@ -10,15 +10,29 @@ X = np.arange(12.0).reshape(4, 3)
 
 
 def _gpu_arrays(framework_name):
-    """A function moving a NumPy array to a GPU array of the framework (skips where absent)."""
+    """A function copying a NumPy array to a GPU array of the framework with the same layout (a
+    strided view stays a view of a GPU copy of its base); skips where that framework is absent."""
     framework = pytest.importorskip(framework_name)
     if not cudist.cuda_available():
         pytest.skip("no CUDA GPU, or cudist built without CUDA")
     if framework_name == "torch":
         if not framework.cuda.is_available():
             pytest.skip("torch sees no GPU")
-        return lambda a: framework.from_numpy(np.ascontiguousarray(a)).to("cuda")
-    return framework.asarray
+        dense = lambda a: framework.from_numpy(np.ascontiguousarray(a)).to("cuda")
+        view = lambda flat, a, offset: framework.as_strided(
+            flat, a.shape, [s // a.itemsize for s in a.strides], offset)
+    else:
+        dense = framework.asarray
+        view = lambda flat, a, offset: framework.lib.stride_tricks.as_strided(
+            flat[offset:], a.shape, a.strides)
+
+    def to_gpu(a):
+        root = a.base
+        if a.flags.c_contiguous or not isinstance(root, np.ndarray) or min(a.strides) < 0:
+            return dense(a)
+        return view(dense(root.reshape(-1)), a, (a.ctypes.data - root.ctypes.data) // a.itemsize)
+
+    return to_gpu
 
 
 @pytest.fixture(params=["numpy", "torch", "cupy"])
