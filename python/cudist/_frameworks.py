@@ -124,9 +124,11 @@ class _Torch:
         return tensor.stride()
 
     def row_major(self, tensor, dtype):
-        # One copy on the tensor's own device and stream, whatever of dtype and layout changes.
+        # One copy on the tensor's own device and stream, whatever of dtype and layout changes:
+        # .to() returns the tensor itself when only the layout differs, .contiguous() copies it
+        # then (and is a no-op after a dtype conversion, which wrote row-major).
         return tensor.to(dtype=getattr(self._torch, dtype),
-                         memory_format=self._torch.contiguous_format)
+                         memory_format=self._torch.contiguous_format).contiguous()
 
 
 class _CuPy:
