@@ -1,7 +1,9 @@
 #include "cudist/io/npy.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
+#include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -162,6 +164,43 @@ TEST(WriteNpy, ReportsFilesThatCannotBeWritten) {
   if (std::filesystem::exists("/dev/full")) {
     EXPECT_TRUE(throws_file_error([&] { write_npy("/dev/full", m); }, "/dev/full", "write failed"));
   }
+}
+
+/// The files in `dir` other than `keep`: temporary files left behind would show up here.
+std::vector<std::string> other_files(std::filesystem::path const& dir, std::string const& keep) {
+  std::vector<std::string> names;
+  for (auto const& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().filename() != keep) names.push_back(entry.path().filename().string());
+  }
+  return names;
+}
+
+TEST(WriteNpy, AFailedWriteLeavesThePreviousFileAndNoTemporaryOne) {
+  std::filesystem::path const dir = test::temp_file("dir");
+  std::filesystem::create_directories(dir);
+  std::string const path = (dir / "out.npy").string();
+  test::write_file(path, "the previous result");
+  // A file size limit makes the writes fail part-way (EFBIG) as a full disk would; SIGXFSZ,
+  // which the kernel sends then, is ignored so that the failure reaches the writer.
+  rlimit saved{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+  auto const old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = saved;
+  small.rlim_cur = 4096;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::vector<float> const values(100000, 1.0f);
+  bool const refused = throws_file_error(
+      [&] { write_npy(path, view(values.data(), 1000, 100, -1, Memory::kHost)); }, path, "write failed");
+  setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_TRUE(refused);
+  EXPECT_EQ(test::read_file(path), "the previous result");
+  EXPECT_EQ(other_files(dir, "out.npy"), std::vector<std::string>{});
+
+  // The same write without the limit replaces the file whole.
+  write_npy(path, view(values.data(), 1000, 100, -1, Memory::kHost));
+  EXPECT_EQ(read_npy(path).rows(), 1000);
+  EXPECT_EQ(other_files(dir, "out.npy"), std::vector<std::string>{});
 }
 
 // ---------------------------------------------------------------------------------------------
