@@ -61,7 +61,7 @@ TEST(ApspErrors, GraphTooLargeForTheGpuIsRefusedUpFront) {
   // A 2,000,000-vertex float32 graph needs 16 TB for its distances; the weights are never read.
   float one = 0;
   ConstMatrixView const huge(&one, 2000000, 2000000, -1, DType::kFloat32, Memory::kHost);
-  expect_error<OutOfMemory>([&] { apsp(backend_resources(), huge); }, "2000000-vertex graph needs");
+  expect_error<OutOfMemory>([&] { apsp(backend_resources(), huge); }, "2000000-vertex graph (its 2000000 x 2000000 float32 distances) needs");
 }
 
 }  // namespace
