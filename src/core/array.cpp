@@ -38,13 +38,6 @@ MatrixView staged_output(MatrixView v, Device device, void* stream, bool read,
 
 }  // namespace detail
 
-namespace {
-
-// Below this an allocation is not worth the look at /proc/meminfo or cudaMemGetInfo (tens of
-// microseconds), and cannot fail in a way the user would not understand anyway.
-constexpr std::uint64_t kSizeWorthAMemoryCheck = 64u << 20;
-
-}  // namespace
 
 Array Array::allocate(std::int64_t rows, std::int64_t cols, DType dtype, Device device,
                       void* stream) {
@@ -59,11 +52,9 @@ Array Array::allocate(std::int64_t rows, std::int64_t cols, DType dtype, Device 
                  "Array::allocate: a " << rows << " x " << cols << " " << dtype_name(dtype)
                                        << " array has more bytes than 64 bits can count");
   if (device.is_cuda()) require_device(device, "Array::allocate");
-  if (bytes_needed >= kSizeWorthAMemoryCheck) {
-    expect_memory_available(device, static_cast<double>(bytes_needed), "Array::allocate",
-                            "a " + std::to_string(rows) + " x " + std::to_string(cols) + " " +
-                                std::string(dtype_name(dtype)) + " array");
-  }
+  expect_allocation_fits(device, bytes_needed, "Array::allocate",
+                         "a " + std::to_string(rows) + " x " + std::to_string(cols) + " " +
+                             std::string(dtype_name(dtype)) + " array");
   Array a;
   a.rows_ = rows;
   a.cols_ = cols;

@@ -64,6 +64,11 @@ void expect_memory_available(Device device, double bytes, std::string const& who
                                 << device.str());
 }
 
+void expect_allocation_fits(Device device, std::uint64_t bytes, std::string const& who, std::string const& what) {
+  constexpr std::uint64_t kSizeWorthACheck = 64u << 20;
+  if (bytes >= kSizeWorthACheck) expect_memory_available(device, static_cast<double>(bytes), who, what);
+}
+
 std::string format_bytes(double bytes) {
   std::ostringstream s;
   s << std::fixed << std::setprecision(1);

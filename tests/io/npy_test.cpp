@@ -24,23 +24,9 @@ using io::read_npy;
 using io::write_npy;
 using test::big_endian_bytes_of;
 using test::bytes_of;
+using test::dict_of;
+using test::npy_file;
 using test::throws_file_error;
-
-/// A .npy file laid out as a minimal writer might: the dict and a newline, no alignment padding.
-std::string npy_file(std::string const& dict, std::string const& data, int major = 1) {
-  std::string const header = dict + "\n";
-  std::string file = std::string("\x93NUMPY", 6) + static_cast<char>(major) + '\0';
-  int const length_bytes = major == 1 ? 2 : 4;
-  for (int i = 0; i < length_bytes; ++i) {
-    file.push_back(static_cast<char>((header.size() >> (8 * i)) & 0xff));
-  }
-  return file + header + data;
-}
-
-std::string dict_of(std::string const& descr, std::string const& shape, bool fortran = false) {
-  return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
-         ", 'shape': " + shape + ", }";
-}
 
 /// Writes `bytes` to a fresh temp file and returns its path.
 std::string make_file(std::string const& name, std::string const& bytes) {

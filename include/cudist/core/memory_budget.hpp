@@ -20,6 +20,11 @@ std::uint64_t available_memory(Device device);
 /// "who: what needs <size> of <host|GPU> memory, but only <size> is available".
 void expect_memory_available(Device device, double bytes, std::string const& who, std::string const& what);
 
+/// expect_memory_available for an allocation of `bytes` large enough to be worth the check (64 MB
+/// and more: below, the look at /proc/meminfo or cudaMemGetInfo costs more than it can save).
+/// Array::allocate calls it, and so do the Python wrappers before allocating a result.
+void expect_allocation_fits(Device device, std::uint64_t bytes, std::string const& who, std::string const& what);
+
 /// "1.5 GB", "12.0 MB": a size for messages.
 std::string format_bytes(double bytes);
 
