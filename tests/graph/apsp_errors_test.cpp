@@ -7,21 +7,11 @@
 #include <string>
 
 #include "common/backend.hpp"
+#include "common/expect_error.hpp"
 #include "cudist/graph/apsp.hpp"
 
 namespace cudist::test {
 namespace {
-
-template <class ErrorT = InvalidArgument>
-void expect_error(std::function<void()> const& call, std::string const& mentions) {
-  try {
-    call();
-    ADD_FAILURE() << "expected an error mentioning '" << mentions << "'";
-  } catch (ErrorT const& e) {
-    EXPECT_NE(std::string(e.what()).find(mentions), std::string::npos)
-        << "message '" << e.what() << "' does not mention '" << mentions << "'";
-  }
-}
 
 Array host(std::int64_t r, std::int64_t c, DType t = DType::kFloat32) {
   return Array::allocate(r, c, t, Device::cpu());

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "common/expect_error.hpp"
 #include "core/detail/cuda_runtime.hpp"
 #include "cudist/core/error.hpp"
 #include "cudist/core/memory_budget.hpp"
@@ -33,16 +34,6 @@ std::int64_t memory_in_use(Resources const& res) {
   return -static_cast<std::int64_t>(available_memory(res.device));
 }
 
-template <class Action>
-void expect_message(Action&& action, std::string const& part) {
-  try {
-    action();
-    ADD_FAILURE() << "no OutOfMemory (expected one saying '" << part << "')";
-  } catch (OutOfMemory const& e) {
-    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
-  }
-}
-
 TEST(Resources, TenThousandCallsLeaveMemoryFlat) {
   CUDIST_REQUIRE_BACKEND();
   Workloads const w;
@@ -63,8 +54,8 @@ TEST(Resources, AnOutputThatCannotFitIsRefusedBeforeAnyWork) {
   Array const x = to_backend(random_reals(3, 4, DType::kFloat32, -1, 1, 21).array);
   // 3 rows against 10^12 "rows" of y: the view is never read, the 12 TB output is refused first.
   ConstMatrixView const huge_y(x.data(), std::int64_t(1) << 40, 4, 4, DType::kFloat32, x.memory());
-  expect_message([&] { cdist(res, x, huge_y, Metric::kEuclidean); }, "needs 13194.1 GB of");
-  expect_message([&] { Array::allocate(std::int64_t(1) << 21, std::int64_t(1) << 21, DType::kFloat64, res.device); },
+  expect_error<OutOfMemory>([&] { cdist(res, x, huge_y, Metric::kEuclidean); }, "needs 13194.1 GB of");
+  expect_error<OutOfMemory>([&] { Array::allocate(std::int64_t(1) << 21, std::int64_t(1) << 21, DType::kFloat64, res.device); },
                  "a 2097152 x 2097152 float64 array needs 35184.4 GB");
   // A size that 64 bits cannot count is an argument error, not a wrapped-around small allocation.
   EXPECT_THROW(Array::allocate(std::int64_t(1) << 40, std::int64_t(1) << 40, DType::kFloat32, res.device),
