@@ -125,7 +125,7 @@ TEST(CorruptedFiles, ShippedDescriptorFilesAreReadOrRejectedByName) {
     std::string const original = read_file(data_path(std::string("descriptors/") + name));
     ASSERT_FALSE(original.empty()) << name;
     expect_read_or_file_error(original, std::string("mutant_") + name, [](std::string const& p) { io::read_npy(p); },
-                              kMutantsPerFile / 5);
+                              kMutantsPerFile / 10);
   }
 }
 
