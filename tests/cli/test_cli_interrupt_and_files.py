@@ -31,9 +31,11 @@ def points(tmp_path):
     return path
 
 
+@pytest.mark.skipif(DEVICE != "cpu", reason="a GPU finishes any job this test can afford within the second "
+                    "before the signal; a single CUDA kernel is not interrupted")
 def test_sigint_stops_a_long_command_with_130_and_no_output(tmp_path):
-    # A self-join far too long to finish (30000^2 x 256 on the CPU: minutes; on a GPU the CLI's
-    # chunk loop still polls), interrupted once it is under way.
+    # A self-join far too long to finish (30000^2 x 256 on the CPU: minutes), interrupted once it
+    # is under way.
     x = tmp_path / "x.npy"
     np.save(x, np.random.default_rng(1).standard_normal((30000, 256)).astype(np.float32))
     out = tmp_path / "d.npy"
