@@ -11,6 +11,7 @@ passes one of their arrays.
 
 import contextlib
 import functools
+import math
 
 import numpy as np
 
@@ -288,12 +289,25 @@ class Placement:
         return "float64" if self.dtype_name(array) == "float64" else "float32"
 
     def empty(self, shape, dtype):
-        """An uninitialised array of `dtype` (a NumPy dtype name) next to home."""
+        """An uninitialised array of `dtype` (a NumPy dtype name) next to home; one that cannot
+        fit there is refused first (OutOfMemoryError naming the size), rather than allocated
+        lazily and the process killed when the call writes it."""
+        self._expect_fits(shape, dtype)
         return self._framework.empty(shape, dtype, self._home)
 
     def full(self, shape, value, dtype):
         """An array of `dtype` filled with `value`, next to home, on the framework's stream."""
+        self._expect_fits(shape, dtype)
         return self._framework.full(shape, value, dtype, self._home)
+
+    def _expect_fits(self, shape, dtype):
+        try:
+            itemsize = np.dtype(dtype).itemsize
+        except TypeError:  # a dtype NumPy lacks (bfloat16): the call itself rejects it clearly
+            return
+        what = f"a {tuple(shape)} {dtype} result"
+        nbytes = min(math.prod(shape) * itemsize, 2**64 - 1)
+        _cudist.expect_allocation_fits(self.home_device, nbytes, "cudist", what)
 
     export = staticmethod(export)
 

@@ -1,4 +1,5 @@
 // What this build and this machine offer: the CUDA backend, the GPUs, device names.
+#include <cstdint>
 #include <string>
 
 #include <nanobind/nanobind.h>
@@ -6,6 +7,7 @@
 
 #include "bindings.hpp"
 #include "cudist/core/device.hpp"
+#include "cudist/core/memory_budget.hpp"
 
 namespace nb = nanobind;
 
@@ -19,6 +21,16 @@ void bind_devices(nb::module_& m) {
       "canonical_device", [](std::string const& text) { return Device::parse(text).str(); },
       nb::arg("device"),
       "'cpu' or 'cuda:N' for 'cpu', 'cuda', 'gpu', 'cuda:N' or 'auto'; ValueError otherwise.");
+  m.def(
+      "available_memory", [](std::string const& device) { return available_memory(Device::parse(device)); },
+      nb::arg("device"), "Bytes that can be allocated on the device now (host: MemAvailable + free swap).");
+  m.def(
+      "expect_allocation_fits",
+      [](std::string const& device, std::uint64_t bytes, std::string const& who, std::string const& what) {
+        expect_allocation_fits(Device::parse(device), bytes, who, what);
+      },
+      nb::arg("device"), nb::arg("bytes"), nb::arg("who"), nb::arg("what"),
+      "OutOfMemoryError naming the size when a large allocation cannot fit on the device now.");
 }
 
 }  // namespace cudist::python

@@ -14,6 +14,7 @@
 
 #include "array_views.hpp"
 #include "bindings.hpp"
+#include "interruptible_release.hpp"
 #include "metric_args.hpp"
 #include "cudist/distance/pairwise.hpp"
 
@@ -37,7 +38,7 @@ void cdist_into(InputArray const& xa, InputArray const& xb, OutputArray const& o
   expect_reachable(out, res.device, "cdist: out");
   Metric const m = metric_from_name(metric);
   MetricParams const params = metric_params(p, w, V, VI);
-  nb::gil_scoped_release released;
+  InterruptibleRelease released;
   cdist(res, x, y, o, m, params);
 }
 
@@ -53,7 +54,7 @@ void pdist_into(InputArray const& xa, OutputArray const& out, std::string const&
   expect_reachable(out, res.device, "pdist: out");
   Metric const m = metric_from_name(metric);
   MetricParams const params = metric_params(p, w, V, VI);
-  nb::gil_scoped_release released;
+  InterruptibleRelease released;
   pdist(res, x, o, m, params);
 }
 

@@ -16,6 +16,7 @@
 
 #include "array_views.hpp"
 #include "bindings.hpp"
+#include "interruptible_release.hpp"
 #include "cudist/graph/apsp.hpp"
 #include "cudist/io/matrix_market.hpp"
 #include "cudist/sparse/triplets.hpp"
@@ -46,7 +47,7 @@ void apsp_into(InputArray const& weights_array, OutputArray const& dist_array, b
     options.next = matrix_view(*next, "apsp: next");
     expect_reachable(*next, res.device, "apsp: next");
   }
-  nb::gil_scoped_release released;
+  InterruptibleRelease released;
   apsp(res, weights, dist, options);
 }
 
@@ -70,7 +71,7 @@ nb::tuple apsp_of_edges(sparse::Triplets const& edges, std::string const& dtype,
   }
   Array dist;
   {
-    nb::gil_scoped_release released;
+    InterruptibleRelease released;
     dist = apsp(res, edges, result_dtype, options);
   }
   Device const to = Device::parse(home);
@@ -98,7 +99,7 @@ nb::tuple apsp_file(std::string const& path, std::string const& dtype, bool dire
                     std::string const& device, std::uintptr_t stream) {
   sparse::Triplets edges;
   {
-    nb::gil_scoped_release released;
+    InterruptibleRelease released;
     edges = io::read_matrix_market_triplets(path);
   }
   return apsp_of_edges(edges, dtype, directed, next_hops, framework, home, device, stream);
@@ -106,7 +107,7 @@ nb::tuple apsp_file(std::string const& path, std::string const& dtype, bool dire
 
 std::vector<std::int64_t> path_of(InputArray const& next, std::int64_t from, std::int64_t to) {
   ConstMatrixView const view = matrix_view(next, "apsp_path: next");
-  nb::gil_scoped_release released;  // a device next-hop matrix is read back to the host
+  InterruptibleRelease released;  // a device next-hop matrix is read back to the host
   return apsp_path(view, from, to);
 }
 

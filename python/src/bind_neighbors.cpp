@@ -16,6 +16,7 @@
 
 #include "array_views.hpp"
 #include "bindings.hpp"
+#include "interruptible_release.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "metric_args.hpp"
 #include "result_arrays.hpp"
@@ -93,7 +94,7 @@ void knn_into(InputArray const& xa, InputArray const& xb, std::int64_t k,
   expect_reachable(indices, r.res.device, "knn: indices");
   KnnOptions const options = knn_options(pad, metric_params(p, w, V, VI));
   Metric const m = metric_from_name(metric);
-  nb::gil_scoped_release released;
+  InterruptibleRelease released;
   knn(r.res, r.x, r.y, k, m, d, i, options);
 }
 
@@ -110,7 +111,7 @@ nb::tuple self_knn_of(InputArray const& x_array, std::int64_t k, std::string con
   SelfJoin const self = exclude_self ? SelfJoin::kExcludeSelf : SelfJoin::kIncludeSelf;
   KnnResult result;
   {
-    nb::gil_scoped_release released;
+    InterruptibleRelease released;
     result = self_knn(res, x, k, m, self, options);
   }
   return handed_over(framework, home, res.stream, std::move(result.distances),
@@ -129,7 +130,7 @@ nb::tuple knn_batched_of(InputArray const& xa, InputArray const& xb, OffsetArray
   Metric const m = metric_from_name(metric);
   KnnResult result;
   {
-    nb::gil_scoped_release released;
+    InterruptibleRelease released;
     result = knn_batched(r.res, r.x, r.y, batch, k, m, options);
   }
   return handed_over(framework, home, r.res.stream, std::move(result.distances),
@@ -152,7 +153,7 @@ nb::tuple match_of(InputArray const& xa, InputArray const& xb,
       batched ? std::optional<Batch>(batch_of(*xa_offsets, *xb_offsets)) : std::nullopt;
   MatchResult result;
   {
-    nb::gil_scoped_release released;
+    InterruptibleRelease released;
     result = batch ? match_batched(r.res, r.x, r.y, *batch, m, options)
                    : match(r.res, r.x, r.y, m, options);
   }
@@ -170,7 +171,7 @@ nb::tuple radius_of(InputArray const& xa, InputArray const& xb, double radius_va
   Metric const m = metric_from_name(metric);
   RadiusResult result;
   {
-    nb::gil_scoped_release released;
+    InterruptibleRelease released;
     result = radius(r.res, r.x, r.y, radius_value, m, params);
   }
   return handed_over(framework, home, r.res.stream, std::move(result.offsets),

@@ -13,6 +13,7 @@
 
 #include "array_views.hpp"
 #include "bindings.hpp"
+#include "interruptible_release.hpp"
 #include "cudist/semiring/semiring.hpp"
 
 namespace nb = nanobind;
@@ -58,7 +59,7 @@ void product_into(InputArray const& a_array, InputArray const& b_array, OutputAr
     expect_reachable(*witness, res.device, "semiring_product: witness");
   }
   Semiring const s = semiring_from_name(semiring);
-  nb::gil_scoped_release released;
+  InterruptibleRelease released;
   semiring_product(res, a, b, c, s, options);
 }
 

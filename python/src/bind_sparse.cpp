@@ -15,6 +15,7 @@
 
 #include "array_views.hpp"
 #include "bindings.hpp"
+#include "interruptible_release.hpp"
 #include "cudist/core/array.hpp"
 #include "cudist/sparse/spmv.hpp"
 
@@ -62,7 +63,7 @@ Plan make_plan(InputArray const& indptr, InputArray const& indices, InputArray c
   options.op = transpose ? sparse::Operation::kTranspose : sparse::Operation::kNone;
   sparse::SpmvPlan plan;
   {
-    nb::gil_scoped_release released;
+    InterruptibleRelease released;
     plan = sparse::make_spmv_plan(res, a, options);
   }
   return {std::move(plan), indptr, indices, values};  // copying the arrays takes the GIL
@@ -100,7 +101,7 @@ void product_into(Plan const& p, InputArray const& x_array, OutputArray const& y
   expect_reachable(x_array, res.device, vector ? "spmv: x" : "spmm: X");
   expect_reachable(y_array, res.device, vector ? "spmv: y" : "spmm: Y");
   Product const product = min_plus ? Product::kMinPlus : vector ? Product::kSpmv : Product::kSpmm;
-  nb::gil_scoped_release released;
+  InterruptibleRelease released;
   std::optional<Array> x_stage, y_stage;
   if (foreign(x, res.device)) {
     x_stage = Array::copy_of(x, res.device, res.stream);

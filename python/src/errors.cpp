@@ -4,6 +4,7 @@
 //   OutOfMemory -> OutOfMemoryError (a MemoryError)
 //   CudaError -> CudaError (a RuntimeError)      any other cudist::Error -> RuntimeError
 //   NegativeCycle (apsp) -> NegativeCycleError (a ValueError) with the vertex as .vertex
+//   Interrupted (Ctrl-C during a call, see interruptible_release.hpp) -> KeyboardInterrupt
 #include <exception>
 #include <string>
 
@@ -49,6 +50,8 @@ void translate(std::exception_ptr const& thrown, void*) {
     PyErr_SetString(out_of_memory_error, e.what());
   } catch (CudaError const& e) {
     PyErr_SetString(cuda_error, e.what());
+  } catch (Interrupted const& e) {
+    PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
   } catch (Error const& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
   }

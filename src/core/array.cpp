@@ -1,12 +1,15 @@
 #include "cudist/core/array.hpp"
 
+#include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <cstring>
 #include <new>
 
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
 #include "core/detail/memory.hpp"
+#include "cudist/core/memory_budget.hpp"
 
 namespace cudist {
 namespace detail {
@@ -35,10 +38,23 @@ MatrixView staged_output(MatrixView v, Device device, void* stream, bool read,
 
 }  // namespace detail
 
+
 Array Array::allocate(std::int64_t rows, std::int64_t cols, DType dtype, Device device,
                       void* stream) {
   CUDIST_EXPECTS(rows >= 0 && cols >= 0,
                  "Array::allocate: negative shape (" << rows << ", " << cols << ")");
+  // Refused before anything is allocated: a size past 64 bits, and a large array that the device
+  // cannot hold now (host: before an overcommitted allocation would be killed when touched).
+  std::uint64_t bytes_needed = 0;
+  CUDIST_EXPECTS(!__builtin_mul_overflow(static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols),
+                                         &bytes_needed) &&
+                     !__builtin_mul_overflow(bytes_needed, size_of(dtype), &bytes_needed),
+                 "Array::allocate: a " << rows << " x " << cols << " " << dtype_name(dtype)
+                                       << " array has more bytes than 64 bits can count");
+  if (device.is_cuda()) require_device(device, "Array::allocate");
+  expect_allocation_fits(device, bytes_needed, "Array::allocate",
+                         "a " + std::to_string(rows) + " x " + std::to_string(cols) + " " +
+                             std::string(dtype_name(dtype)) + " array");
   Array a;
   a.rows_ = rows;
   a.cols_ = cols;
@@ -46,7 +62,6 @@ Array Array::allocate(std::int64_t rows, std::int64_t cols, DType dtype, Device 
   a.device_ = device;
   std::size_t const bytes = a.bytes();
   if (device.is_cuda()) {
-    require_device(device, "Array::allocate");
     detail::ScopedDevice const device_scope(device);
     void* p = detail::cuda_malloc_async(bytes, stream, "Array::allocate");
     a.data_ = std::shared_ptr<void>(p, [stream](void* q) { detail::cuda_free_async(q, stream); });

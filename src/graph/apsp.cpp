@@ -4,7 +4,6 @@
 #include "cudist/graph/apsp.hpp"
 
 #include <cstdint>
-#include <iomanip>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -14,6 +13,7 @@
 #include "core/detail/expects.hpp"
 #include "core/detail/memory.hpp"
 #include "core/detail/validate_view.hpp"
+#include "cudist/core/memory_budget.hpp"
 #include "graph/detail/blocked_fw.hpp"
 #include "graph/detail/negative_cycle.hpp"
 
@@ -46,26 +46,17 @@ void validate(ConstMatrixView weights, MatrixView dist, ApspOptions const& optio
                  kWho << ": next overlaps weights or dist");
 }
 
-std::string gigabytes(double bytes) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(1) << bytes / 1e9 << " GB";
-  return s.str();
-}
-
 /// Refuses, before any allocation, a graph whose working set does not fit the GPU's free memory.
-void expect_fits_device(std::int64_t n, DType dtype, bool dist_on_device, bool with_next,
+void expect_fits_device(Device device, std::int64_t n, DType dtype, bool dist_on_device, bool with_next,
                         bool next_on_device) {
   double const matrix = double(n) * double(n);
   double const need = (dist_on_device ? 0.0 : matrix * double(size_of(dtype))) +
                       (with_next && !next_on_device ? matrix * 4.0 : 0.0) +
                       double(detail::blocked_floyd_warshall_scratch_bytes(n, dtype, with_next));
-  double const free = double(detail::cuda_free_memory());
-  if (need <= free) return;
-  CUDIST_THROW(OutOfMemory, kWho << ": a " << n << "-vertex graph needs " << gigabytes(need)
-                                 << " of GPU memory for its " << n << " x " << n << " "
-                                 << dtype_name(dtype) << " distances"
-                                 << (with_next ? " and int32 next hops" : "") << ", but "
-                                 << gigabytes(free) << " are free");
+  std::ostringstream what;
+  what << "a " << n << "-vertex graph (its " << n << " x " << n << " " << dtype_name(dtype) << " distances"
+       << (with_next ? " and int32 next hops" : "") << ")";
+  expect_memory_available(device, need, kWho, what.str());
 }
 
 /// Throws NegativeCycle when the diagonal of dist (backend memory) has a negative entry.
@@ -110,7 +101,7 @@ void apsp(Resources const& res, ConstMatrixView weights, MatrixView dist, ApspOp
   std::optional<MatrixView> const next_r =
       options.next ? std::optional<MatrixView>(detail::resolved(*options.next)) : std::nullopt;
   if (res.device.is_cuda()) {
-    expect_fits_device(n, weights.dtype, dist_r.memory == Memory::kDevice, next_r.has_value(),
+    expect_fits_device(res.device, n, weights.dtype, dist_r.memory == Memory::kDevice, next_r.has_value(),
                        next_r && next_r->memory == Memory::kDevice);
   }
 
@@ -132,7 +123,7 @@ Array apsp(Resources const& res, ConstMatrixView weights, ApspOptions const& opt
     require_device(res.device, kWho);
     detail::ScopedDevice const device_scope(res.device);
     bool const next_on_device = options.next && detail::resolved(*options.next).memory == Memory::kDevice;
-    expect_fits_device(weights.rows, weights.dtype, false, options.next.has_value(), next_on_device);
+    expect_fits_device(res.device, weights.rows, weights.dtype, false, options.next.has_value(), next_on_device);
   }
   Array dist = Array::allocate(weights.rows, weights.cols, weights.dtype, res.device, res.stream);
   apsp(res, weights, dist.view(), options);

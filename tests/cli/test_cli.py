@@ -30,15 +30,6 @@ def run(*args, device=True, expect_ok=True):
     return done
 
 
-@pytest.fixture(scope="module", autouse=True)
-def usable_device():
-    if DEVICE == "cpu":
-        return
-    info = run("info", device=False).stdout
-    if "no CUDA GPU" in info or "CUDA backend not built" in info:
-        pytest.skip(f"no usable GPU for the {DEVICE} run: {info.strip()}")
-
-
 @pytest.fixture
 def rng():
     return np.random.default_rng(7)

@@ -54,6 +54,23 @@ std::string big_endian_bytes_of(std::vector<T> const& values) {
   return bytes;
 }
 
+/// A .npy file laid out as a minimal writer might: the dict and a newline, no alignment padding.
+inline std::string npy_file(std::string const& dict, std::string const& data, int major = 1) {
+  std::string const header = dict + "\n";
+  std::string file = std::string("\x93NUMPY", 6) + static_cast<char>(major) + '\0';
+  int const length_bytes = major == 1 ? 2 : 4;
+  for (int i = 0; i < length_bytes; ++i) {
+    file.push_back(static_cast<char>((header.size() >> (8 * i)) & 0xff));
+  }
+  return file + header + data;
+}
+
+/// The header dict of a .npy file of `descr`, shape `shape` (Python tuple syntax).
+inline std::string dict_of(std::string const& descr, std::string const& shape, bool fortran = false) {
+  return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
+         ", 'shape': " + shape + ", }";
+}
+
 /// Success when `action` throws a FileError whose message names `path` and contains `what`.
 template <class Action>
 ::testing::AssertionResult throws_file_error(Action&& action, std::string const& path,

@@ -1,7 +1,9 @@
 #include "cudist/io/npy.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
+#include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -22,23 +24,9 @@ using io::read_npy;
 using io::write_npy;
 using test::big_endian_bytes_of;
 using test::bytes_of;
+using test::dict_of;
+using test::npy_file;
 using test::throws_file_error;
-
-/// A .npy file laid out as a minimal writer might: the dict and a newline, no alignment padding.
-std::string npy_file(std::string const& dict, std::string const& data, int major = 1) {
-  std::string const header = dict + "\n";
-  std::string file = std::string("\x93NUMPY", 6) + static_cast<char>(major) + '\0';
-  int const length_bytes = major == 1 ? 2 : 4;
-  for (int i = 0; i < length_bytes; ++i) {
-    file.push_back(static_cast<char>((header.size() >> (8 * i)) & 0xff));
-  }
-  return file + header + data;
-}
-
-std::string dict_of(std::string const& descr, std::string const& shape, bool fortran = false) {
-  return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
-         ", 'shape': " + shape + ", }";
-}
 
 /// Writes `bytes` to a fresh temp file and returns its path.
 std::string make_file(std::string const& name, std::string const& bytes) {
@@ -162,6 +150,43 @@ TEST(WriteNpy, ReportsFilesThatCannotBeWritten) {
   if (std::filesystem::exists("/dev/full")) {
     EXPECT_TRUE(throws_file_error([&] { write_npy("/dev/full", m); }, "/dev/full", "write failed"));
   }
+}
+
+/// The files in `dir` other than `keep`: temporary files left behind would show up here.
+std::vector<std::string> other_files(std::filesystem::path const& dir, std::string const& keep) {
+  std::vector<std::string> names;
+  for (auto const& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().filename() != keep) names.push_back(entry.path().filename().string());
+  }
+  return names;
+}
+
+TEST(WriteNpy, AFailedWriteLeavesThePreviousFileAndNoTemporaryOne) {
+  std::filesystem::path const dir = test::temp_file("dir");
+  std::filesystem::create_directories(dir);
+  std::string const path = (dir / "out.npy").string();
+  test::write_file(path, "the previous result");
+  // A file size limit makes the writes fail part-way (EFBIG) as a full disk would; SIGXFSZ,
+  // which the kernel sends then, is ignored so that the failure reaches the writer.
+  rlimit saved{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+  auto const old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = saved;
+  small.rlim_cur = 4096;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::vector<float> const values(100000, 1.0f);
+  bool const refused = throws_file_error(
+      [&] { write_npy(path, view(values.data(), 1000, 100, -1, Memory::kHost)); }, path, "write failed");
+  setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_TRUE(refused);
+  EXPECT_EQ(test::read_file(path), "the previous result");
+  EXPECT_EQ(other_files(dir, "out.npy"), std::vector<std::string>{});
+
+  // The same write without the limit replaces the file whole.
+  write_npy(path, view(values.data(), 1000, 100, -1, Memory::kHost));
+  EXPECT_EQ(read_npy(path).rows(), 1000);
+  EXPECT_EQ(other_files(dir, "out.npy"), std::vector<std::string>{});
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,9 +1,14 @@
 #include "cli_common.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+
+#include "cudist/core/error.hpp"
+#include "cudist/core/interrupt.hpp"
 
 namespace cudist::cli {
 
@@ -26,12 +31,61 @@ void add_metric_options(CLI::App& cmd, MetricOptions& opts) {
   cmd.add_option("--w", opts.w, "per-column weights, comma separated")->delimiter(',');
 }
 
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string describe(NamedPath const& f) { return f.argument + std::string(" '") + f.path + "'"; }
+
+/// Whether two paths name one file: the same existing file (hard or symbolic links included),
+/// or the same path once "." / ".." / links in the existing part are resolved.
+bool same_file(std::string const& a, std::string const& b) {
+  std::error_code ec;
+  if (fs::equivalent(a, b, ec) && !ec) return true;
+  fs::path const ca = fs::weakly_canonical(a, ec);
+  if (ec) return false;
+  fs::path const cb = fs::weakly_canonical(b, ec);
+  return !ec && ca == cb;
+}
+
+extern "C" void on_sigint(int) { request_interrupt(); }
+
+}  // namespace
+
+void refuse_clashing_files(std::vector<NamedPath> const& inputs, std::vector<NamedPath> const& outputs) {
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    if (outputs[o].path.empty()) continue;
+    for (NamedPath const& in : inputs) {
+      if (!in.path.empty() && same_file(in.path, outputs[o].path)) {
+        throw InvalidArgument("output " + describe(outputs[o]) + " is the input " + describe(in) +
+                              ": writing it would destroy the input; choose another output path");
+      }
+    }
+    for (std::size_t p = 0; p < o; ++p) {
+      if (!outputs[p].path.empty() && same_file(outputs[p].path, outputs[o].path)) {
+        throw InvalidArgument("outputs " + describe(outputs[p]) + " and " + describe(outputs[o]) +
+                              " are the same file; give each its own path");
+      }
+    }
+  }
+}
+
+void stop_work_on_sigint() {
+  struct sigaction action {};
+  action.sa_handler = on_sigint;
+  action.sa_flags = SA_RESETHAND;  // the second Ctrl-C gets the default action: the process ends
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+}
+
 void run_with_progress(std::int64_t total, double estimated_seconds, char const* label,
                        std::function<void(std::int64_t, std::int64_t)> const& work) {
-  bool const show = estimated_seconds > 2.0 && isatty(STDERR_FILENO);
-  std::int64_t const chunks = show ? 50 : 1;
+  bool const long_job = estimated_seconds > 2.0;
+  bool const show = long_job && isatty(STDERR_FILENO);
+  std::int64_t const chunks = long_job ? 50 : 1;
   std::int64_t const step = std::max<std::int64_t>(1, (total + chunks - 1) / chunks);
   for (std::int64_t begin = 0; begin < total; begin += step) {
+    if (interrupt_requested()) throw Interrupted(std::string(label) + ": interrupted");
     std::int64_t const end = std::min(total, begin + step);
     work(begin, end);
     if (show) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -26,8 +27,25 @@ struct MetricOptions {
 };
 void add_metric_options(CLI::App& cmd, MetricOptions& opts);
 
-/// Runs work(begin, end) over [0, total) in chunks, drawing a progress bar on stderr when it is a
-/// terminal and the whole job is expected to take more than a couple of seconds.
+/// A file a command reads or writes, with the argument that named it ("X", "--output").
+struct NamedPath {
+  char const* argument;
+  std::string path;  ///< empty: not given
+};
+
+/// Refuses (InvalidArgument naming both arguments and paths) an output that is the same file as
+/// an input, through any link or spelling, or as another output: writing it would replace the
+/// input with the result, or one result with another.
+void refuse_clashing_files(std::vector<NamedPath> const& inputs, std::vector<NamedPath> const& outputs);
+
+/// Makes Ctrl-C (SIGINT) request an interrupt of the running cudist call (see
+/// cudist/core/interrupt.hpp) instead of killing the process, so that no output is written; a
+/// second Ctrl-C kills it at once.
+void stop_work_on_sigint();
+
+/// Runs work(begin, end) over [0, total), in chunks when the whole job is expected to take more
+/// than a couple of seconds: between chunks it stops on an interrupt request, and draws a
+/// progress bar on stderr when that is a terminal.
 void run_with_progress(std::int64_t total, double estimated_seconds, char const* label,
                        std::function<void(std::int64_t, std::int64_t)> const& work);
 

@@ -26,6 +26,7 @@ double estimate_seconds(double elements, Device device) {
 }
 
 void run_cdist(DistanceArgs const& a) {
+  refuse_clashing_files({{"X", a.x}, {"Y", a.y}}, {{"--output", a.output}});
   Array const x = io::read_matrix(a.x);
   Array const y = io::read_matrix(a.y);
   Resources const res(Device::parse(a.device));
@@ -52,6 +53,7 @@ void run_cdist(DistanceArgs const& a) {
 }
 
 void run_pdist(DistanceArgs const& a) {
+  refuse_clashing_files({{"X", a.x}}, {{"--output", a.output}});
   Array const x = io::read_matrix(a.x);
   Resources const res(Device::parse(a.device));
   Metric const metric = a.metric.parsed();

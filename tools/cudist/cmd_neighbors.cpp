@@ -35,6 +35,7 @@ std::string shape_of(Array const& a) {
 
 void run_knn(NeighborArgs const& a) {
   if (a.indices.empty() && a.distances.empty()) throw InvalidArgument("knn: give --indices and/or --distances");
+  refuse_clashing_files({{"X", a.x}, {"Y", a.y}}, {{"--indices", a.indices}, {"--distances", a.distances}});
   Array const x = io::read_matrix(a.x);
   Resources const res(Device::parse(a.device));
   KnnOptions opt;
@@ -61,6 +62,7 @@ void run_knn(NeighborArgs const& a) {
 }
 
 void run_match(NeighborArgs const& a) {
+  refuse_clashing_files({{"X", a.x}, {"Y", a.y}}, {{"--output", a.output}, {"--distances", a.distances}});
   Array const x = io::read_matrix(a.x), y = io::read_matrix(a.y);
   Resources const res(Device::parse(a.device));
   MatchOptions opt;
@@ -86,6 +88,9 @@ void run_match(NeighborArgs const& a) {
 }
 
 void run_radius(NeighborArgs const& a) {
+  refuse_clashing_files({{"X", a.x}, {"Y", a.y}}, {{"--output (_offsets.npy)", a.output + "_offsets.npy"},
+                                                   {"--output (_indices.npy)", a.output + "_indices.npy"},
+                                                   {"--output (_distances.npy)", a.output + "_distances.npy"}});
   Array const x = io::read_matrix(a.x), y = io::read_matrix(a.y);
   Resources const res(Device::parse(a.device));
   auto const start = std::chrono::steady_clock::now();

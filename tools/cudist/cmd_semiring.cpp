@@ -24,6 +24,7 @@ struct ProductArgs {
 };
 
 void run_product(ProductArgs const& args) {
+  refuse_clashing_files({{"A", args.a}, {"B", args.b}}, {{"--output", args.output}, {"--witness", args.witness}});
   Array const a = io::read_npy(args.a);
   Array const b = io::read_npy(args.b);
   Semiring const semiring = semiring_from_name(args.semiring);
@@ -75,6 +76,7 @@ void print_path(Array const& dist, Array const& next, std::int64_t from, std::in
 }
 
 void run_apsp(ApspArgs const& args) {
+  refuse_clashing_files({{"G", args.graph}}, {{"--output", args.output}, {"--next", args.next}});
   sparse::Triplets const edges = io::read_matrix_market_triplets(args.graph);
   DType const dtype = dtype_from_name(args.dtype);
   Resources const res(Device::parse(args.device));

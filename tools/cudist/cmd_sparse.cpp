@@ -98,6 +98,7 @@ Array initial_y(SparseArgs const& args, std::int64_t rows, std::int64_t cols, DT
 template <class Product>
 void run_product(SparseArgs const& args, char const* what, bool vector, double fill,
                  Product const& product) {
+  refuse_clashing_files({{"A", args.matrix}, {"X", args.x}, {"--y0", args.y0}}, {{"--output", args.output}});
   Array const x = as_floating(io::read_npy(args.x), "x");
   sparse::CsrMatrix const a = read_matrix(args.matrix, x.dtype());
   Resources const res(Device::parse(args.device));

@@ -37,6 +37,13 @@ class OutOfMemory : public Error {
   using Error::Error;
 };
 
+/// The call stopped early because request_interrupt() was called (e.g. by a SIGINT handler);
+/// its outputs hold no meaningful values.
+class Interrupted : public Error {
+ public:
+  using Error::Error;
+};
+
 /// A CUDA runtime call or kernel launch failed.
 class CudaError : public Error {
  public:

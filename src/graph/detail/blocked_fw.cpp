@@ -16,6 +16,7 @@
 #include <algorithm>
 
 #include "cudist/core/array.hpp"
+#include "core/detail/interrupt_check.hpp"
 #include "graph/detail/backend.hpp"
 #include "semiring/detail/backend.hpp"
 
@@ -96,6 +97,8 @@ void blocked_floyd_warshall(Resources const& res, MatrixView dist, MatrixView ne
   }
 
   for (std::int64_t k0 = 0; k0 < n; k0 += kFwBlock) {
+    // Between block steps: on CUDA the steps already queued still run, but no more are launched.
+    throw_if_interrupted("apsp");
     std::int64_t const kb = std::min(kFwBlock, n - k0);
     MatrixView const dkk = window(dist, k0, k0, kb, kb), nkk = window(next, k0, k0, kb, kb);
     steps.close(dkk, nkk);

@@ -1,35 +1,88 @@
 #include "io/detail/file.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "core/detail/expects.hpp"
 
 namespace cudist::io::detail {
 
-File::File(std::FILE* f, std::string const& path, std::string_view who)
-    : file_(f), where_(std::string(who) + ": '" + path + "'") {}
+File::File(std::FILE* f, std::string const& path, std::string_view who, PendingRename pending)
+    : file_(f), where_(std::string(who) + ": '" + path + "'"), pending_(std::move(pending)) {}
+
+File::PendingRename::~PendingRename() {
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+}
+
+int File::PendingRename::rename_to_final() {
+  if (temp_.empty()) return 0;  // a file opened for reading
+  if (::rename(temp_.c_str(), final_.c_str()) != 0) return errno;
+  temp_.clear();
+  return 0;
+}
+
+namespace {
+
+[[noreturn]] void throw_cannot_open(std::string_view who, std::string const& path,
+                                    char const* purpose, int error) {
+  CUDIST_THROW(FileError, who << ": cannot open '" << path << "' for " << purpose << ": "
+                              << std::strerror(error));
+}
+
+}  // namespace
 
 File File::open_for_reading(std::string const& path, std::string_view who) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    CUDIST_THROW(FileError,
-                 who << ": cannot open '" << path << "' for reading: " << std::strerror(errno));
-  }
+  if (f == nullptr) throw_cannot_open(who, path, "reading", errno);
   return File(f, path, who);
 }
 
 File File::open_for_writing(std::string const& path, std::string_view who) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) {
-    CUDIST_THROW(FileError,
-                 who << ": cannot open '" << path << "' for writing: " << std::strerror(errno));
+  struct stat info {};
+  bool const exists = ::stat(path.c_str(), &info) == 0;
+  if (exists && !S_ISREG(info.st_mode)) {  // a device or a pipe (/dev/stdout): written in place
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (f == nullptr) throw_cannot_open(who, path, "writing", errno);
+    return File(f, path, who);
   }
-  return File(f, path, who);
+  // The temporary file goes next to the file the path names (through any symbolic link), so that
+  // the rename stays on one file system and replaces that file; its hidden name is no reader's
+  // idea of the output. O_EXCL and a per-process counter keep concurrent writers of one path
+  // apart; mode 0666 lets the umask decide, as fopen would.
+  std::string target = path;
+  if (char* resolved = exists ? ::realpath(path.c_str(), nullptr) : nullptr) {
+    target = resolved;
+    std::free(resolved);
+  }
+  static std::atomic<unsigned> counter{0};
+  std::size_t const slash = target.find_last_of('/');
+  std::string const dir = slash == std::string::npos ? "" : target.substr(0, slash + 1);
+  std::string const name = slash == std::string::npos ? target : target.substr(slash + 1);
+  std::string temp;
+  int fd = -1;
+  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+    temp = dir + "." + name + ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) throw_cannot_open(who, path, "writing", errno);
+  PendingRename pending(temp, target);
+  std::FILE* f = ::fdopen(fd, "wb");
+  if (f == nullptr) {
+    int const fdopen_errno = errno;
+    ::close(fd);
+    throw_cannot_open(who, path, "writing", fdopen_errno);
+  }
+  return File(f, path, who, std::move(pending));
 }
 
 std::uint64_t File::size() const {
@@ -76,6 +129,10 @@ void File::close() {
   if (!flushed || !closed) {
     CUDIST_THROW(FileError,
                  where_ << ": write failed: " << std::strerror(flushed ? errno : flush_errno));
+  }
+  if (int const rename_errno = pending_.rename_to_final(); rename_errno != 0) {
+    CUDIST_THROW(FileError, where_ << ": cannot move the written file into place: "
+                                   << std::strerror(rename_errno));
   }
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace cudist::io::detail {
 
@@ -20,7 +21,9 @@ class File {
  public:
   /// Opens `path` for reading; `who` is the public function, used in every error message.
   static File open_for_reading(std::string const& path, std::string_view who);
-  /// Creates or truncates `path` for writing.
+  /// Opens a new temporary file next to `path` for writing; close() renames it to `path`, so
+  /// `path` is either left as it was or replaced by the complete file. A File destroyed before
+  /// close() (an error, an interrupt) removes its temporary file.
   static File open_for_writing(std::string const& path, std::string_view who);
 
   /// "who: 'path'", the prefix of every message about this file.
@@ -37,17 +40,36 @@ class File {
   void seek(std::uint64_t offset);
 
   void write_all(void const* src, std::size_t bytes);
-  /// Flushes and closes a file being written: a full disk often shows up only here.
+  /// Flushes and closes a file being written (a full disk often shows up only here), then renames
+  /// it to the path it was opened for.
   void close();
 
  private:
   struct Closer {
     void operator()(std::FILE* f) const { std::fclose(f); }
   };
-  File(std::FILE* f, std::string const& path, std::string_view who);
+  /// The temporary file of a file being written, removed unless rename_to_final() ran.
+  class PendingRename {
+   public:
+    PendingRename() = default;
+    PendingRename(std::string temp, std::string final_path)
+        : temp_(std::move(temp)), final_(std::move(final_path)) {}
+    PendingRename(PendingRename&& other) noexcept
+        : temp_(std::exchange(other.temp_, {})), final_(std::move(other.final_)) {}
+    PendingRename& operator=(PendingRename&&) = delete;
+    ~PendingRename();
+    /// Renames the temporary file to the final path; returns errno, or 0 on success.
+    int rename_to_final();
+
+   private:
+    std::string temp_, final_;  // temp_ empty: nothing pending
+  };
+
+  File(std::FILE* f, std::string const& path, std::string_view who, PendingRename pending = {});
 
   std::unique_ptr<std::FILE, Closer> file_;
   std::string where_;
+  PendingRename pending_;
 };
 
 /// The extension of `path` in lower case, with its dot (".npy"); empty when there is none.

@@ -11,6 +11,7 @@
 
 #include <omp.h>
 
+#include "core/detail/interrupt_check.hpp"
 #include "distance/detail/cpu/micro_kernel.hpp"
 
 namespace cudist::detail::cpu {
@@ -44,7 +45,7 @@ void contract_tiles(Op const& op, Elem const* x, std::int64_t x_stride, std::int
       std::int64_t const j0 = (t / row_tiles) * tile_cols;
       std::int64_t const i1 = std::min(m, i0 + kTileRows);
       std::int64_t const j1 = std::min(n, j0 + tile_cols);
-      if (skip_tile(i0, j0, j1)) continue;
+      if (interrupt_requested() || skip_tile(i0, j0, j1)) continue;
 
       std::int64_t const ngroups = (j1 - j0 + kNR - 1) / kNR;
       for (std::int64_t g = 0; g < ngroups; ++g) pack_group(panel.data() + g * d * kNR, j0 + g * kNR, j1 - 1);
@@ -62,6 +63,7 @@ void contract_tiles(Op const& op, Elem const* x, std::int64_t x_stride, std::int
       }
     }
   }
+  throw_if_interrupted("cudist");
 }
 
 }  // namespace cudist::detail::cpu
