@@ -20,7 +20,7 @@ def resident_bytes():
 def test_a_result_that_cannot_fit_is_refused_with_its_size():
     x = np.zeros((3_000_000, 1), np.float32)  # pdist: 4.5e12 float32 distances, 18 TB
     with pytest.raises(cudist.OutOfMemoryError, match=r"\(4499998500000,\) float32 result needs 18000\.0 GB of host memory"):
-        cudist.pdist(x, device="cpu")
+        cudist.pdist(x, device="cpu", dtype=np.float32)
 
 
 def test_available_memory_is_what_the_refusals_compare_with():
