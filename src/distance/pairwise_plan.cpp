@@ -181,7 +181,7 @@ MetricPlan plan_metric(Resources const& res, char const* who, Metric metric, Met
     }
     case Metric::kCosine:
     case Metric::kCorrelation:
-      op.kind = OpKind::kDot;
+      op.kind = metric == Metric::kCorrelation ? OpKind::kCenteredDot : OpKind::kDot;
       op.finish = static_cast<std::uint8_t>(ops::DotOp<float, float>::Finish::kCosineDistance);
       prep.norms = true;
       prep.center = metric == Metric::kCorrelation;

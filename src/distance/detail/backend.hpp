@@ -7,10 +7,11 @@
 
 namespace cudist::detail {
 
-/// Row-wise preparation of an input before the contraction, in this order:
-/// convert to out's dtype; subtract the row mean (weighted by mean_weights when given);
-/// divide by the row sum; multiply column k by col_scale[k]; write the row norm sqrt(sum v^2).
-/// Vectors are in out's dtype and in the backend's memory.
+/// Row-wise preparation of an input before the contraction, in this order, in double:
+/// subtract the row mean (weighted by mean_weights when given); divide by the row sum; multiply
+/// column k by col_scale[k]; when norms are wanted, multiply the row by the power of two that
+/// brings its norm sqrt(sum v^2) into [0.5, 1) (norm_scale.hpp) and write that norm; round to
+/// out's dtype. Vectors are in out's dtype and in the backend's memory.
 struct RowPrep {
   ConstMatrixView in;                  // (r, d) any supported dtype
   MatrixView out;                      // (r, d) float32 / float64, dense

@@ -4,15 +4,25 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "distance/detail/ops.hpp"
 #include "distance/detail/problem.hpp"
 
 namespace cudist::detail {
 
-/// Calls f(op) for the ops that work on floating-point compute types.
+/// The problem's rows as an op reads them when it recomputes an entry (ops.hpp SourceRows).
+template <class C>
+ops::SourceRows<C> source_rows(PairwiseProblem const& p) {
+  return {static_cast<C const*>(p.x.data), static_cast<C const*>(p.y.data), p.x.stride, p.y.stride,
+          p.x.cols};
+}
+
+/// Calls f(op) for the ops that work on floating-point compute types, configured for problem p
+/// (its OpSpec, and its rows for the ops that recompute entries from them).
 template <class C, class Out, class F>
-void dispatch_floating_op(OpSpec const& spec, F&& f) {
+void dispatch_floating_op(PairwiseProblem const& p, F&& f) {
+  OpSpec const& spec = p.op;
   auto const* weights = static_cast<C const*>(spec.weights);
   auto with_weights = [&](auto unweighted, auto weighted) {
     if (weights != nullptr) {
@@ -21,10 +31,18 @@ void dispatch_floating_op(OpSpec const& spec, F&& f) {
       f(unweighted);
     }
   };
+  auto dot_op = [&] {
+    ops::DotOp<C, Out> op;
+    op.kind = static_cast<typename ops::DotOp<C, Out>::Finish>(spec.finish);
+    op.x_norms = static_cast<C const*>(spec.x_norms);
+    op.y_norms = static_cast<C const*>(spec.y_norms);
+    return op;
+  };
   switch (spec.kind) {
     case OpKind::kSqDiffSum: {
       ops::SqDiffSumOp<C, Out> op;
       op.take_sqrt = spec.take_sqrt;
+      op.rows = source_rows<C>(p);
       return f(op);
     }
     case OpKind::kAbsDiffSum: return f(ops::AbsDiffSumOp<C, Out>{});
@@ -33,14 +51,19 @@ void dispatch_floating_op(OpSpec const& spec, F&& f) {
       ops::PowDiffSumOp<C, Out> op;
       op.p = static_cast<C>(spec.p);
       op.inv_p = static_cast<C>(1.0 / spec.p);
+      op.rows = source_rows<C>(p);
       return f(op);
     }
-    case OpKind::kDot: {
-      ops::DotOp<C, Out> op;
-      op.kind = static_cast<typename ops::DotOp<C, Out>::Finish>(spec.finish);
-      op.x_norms = static_cast<C const*>(spec.x_norms);
-      op.y_norms = static_cast<C const*>(spec.y_norms);
-      return f(op);
+    case OpKind::kDot: return f(dot_op());
+    case OpKind::kCenteredDot: {
+      if constexpr (std::is_same_v<C, double>) {
+        return f(dot_op());  // already accumulates in double
+      } else {
+        ops::CenteredDotOp<C, Out> op;
+        op.x_norms = static_cast<C const*>(spec.x_norms);
+        op.y_norms = static_cast<C const*>(spec.y_norms);
+        return f(op);
+      }
     }
     case OpKind::kCanberra:
       return with_weights(ops::CanberraOp<C, Out, false>{}, ops::CanberraOp<C, Out, true>{});

@@ -79,12 +79,58 @@ CUDIST_HD void step_at(Op const& op, Acc& acc, C a, C b, C const* w, std::int64_
   }
 }
 
+template <class C>
+struct SumPair {
+  C first, second;
+};
+
+/// The (m, d) and (n, d) rows an op was given, for the ops that recompute an entry from them.
+template <class C>
+struct SourceRows {
+  C const* x = nullptr;
+  C const* y = nullptr;
+  std::int64_t ldx = 0, ldy = 0, d = 0;
+};
+
+/// True when a float sum of squares (or of |a - b|^p) may be inaccurate: it overflowed, or it is
+/// so small that its terms were subnormal or flushed to zero (each such term is off by up to
+/// 2^-126 absolutely; at sums >= 2^-80 that stays below float rounding for d up to 2^22), or it
+/// is NaN. Two compares per finished entry; ordinary data never takes the branch.
+CUDIST_HD bool outside_float_range(float acc) {
+  return !(acc >= 0x1p-80f && acc <= 3.402823466e+38f);
+}
+
+/// sum_k |x_ik - y_jk|^p in double, scaled by the largest |x_ik - y_jk| so that no power
+/// overflows or underflows (as BLAS nrm2 scales); returns (scale, sum of scaled powers).
+template <class C>
+CUDIST_HD SumPair<double> scaled_power_sum(SourceRows<C> const& r, std::int64_t i, std::int64_t j,
+                                           double p) {
+  C const* a = r.x + i * r.ldx;
+  C const* b = r.y + j * r.ldy;
+  double scale = 0;
+  for (std::int64_t k = 0; k < r.d; ++k) {
+    double const v = std::fabs(static_cast<double>(a[k]) - static_cast<double>(b[k]));
+    if (v != v) return {v, 1};  // NaN in, NaN out
+    if (v > scale) scale = v;
+  }
+  if (scale == 0 || scale - scale != 0) return {scale, 1};  // 0 or inf: scale is the answer
+  double sum = 0;
+  for (std::int64_t k = 0; k < r.d; ++k) {
+    double const v = std::fabs(static_cast<double>(a[k]) - static_cast<double>(b[k])) / scale;
+    sum += p == 2 ? v * v : std::pow(v, p);
+  }
+  return {scale, sum};
+}
+
 /// sqeuclidean / euclidean (take_sqrt): sum (a - b)^2, the direct formula (no cancellation).
+/// In float, an entry whose sum overflowed or underflowed is recomputed from the source rows in
+/// double (scaled), so the answer is right whenever it is representable.
 template <class C, class Out>
 struct SqDiffSumOp : OpBase<C, Out> {
   using Acc = C;
   static constexpr bool kLaneWise = true;
   bool take_sqrt = false;
+  SourceRows<C> rows;  // float only: for entries outside_float_range
   static CUDIST_HD Acc init() { return Acc(0); }
   template <class T>
   static CUDIST_HD void step(T& acc, T a, T b) {
@@ -92,7 +138,23 @@ struct SqDiffSumOp : OpBase<C, Out> {
     acc += d * d;
   }
   static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
-  CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const {
+  /// The sum of squares as Out (what neighbour selection ranks on).
+  CUDIST_HD Out squares(Acc acc, std::int64_t i, std::int64_t j) const {
+    if constexpr (std::is_same_v<C, float>) {
+      if (outside_float_range(acc)) {
+        SumPair<double> const s = scaled_power_sum(rows, i, j, 2.0);
+        return static_cast<Out>(s.first * s.first * s.second);
+      }
+    }
+    return static_cast<Out>(acc);
+  }
+  CUDIST_HD Out finish(Acc acc, std::int64_t i, std::int64_t j) const {
+    if constexpr (std::is_same_v<C, float>) {
+      if (outside_float_range(acc)) {
+        SumPair<double> const s = scaled_power_sum(rows, i, j, 2.0);
+        return static_cast<Out>(take_sqrt ? s.first * std::sqrt(s.second) : s.first * s.first * s.second);
+      }
+    }
     Out const v = static_cast<Out>(acc);
     return take_sqrt ? sqrt_of(v) : v;
   }
@@ -123,15 +185,23 @@ struct AbsDiffMaxOp : OpBase<C, Out> {
 };
 
 /// minkowski: (sum |a - b|^p)^(1/p) for a general p (p = 1, 2, inf dispatch to the ops above).
+/// In float, entries outside_float_range are recomputed from the source rows in double (scaled).
 template <class C, class Out>
 struct PowDiffSumOp : OpBase<C, Out> {
   using Acc = C;
   C p = C(3);
   C inv_p = C(1) / C(3);
+  SourceRows<C> rows;  // float only
   static CUDIST_HD Acc init() { return Acc(0); }
   CUDIST_HD void step(Acc& acc, C a, C b) const { acc += std::pow(abs_diff(a, b), p); }
   static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
-  CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const {
+  CUDIST_HD Out finish(Acc acc, std::int64_t i, std::int64_t j) const {
+    if constexpr (std::is_same_v<C, float>) {
+      if (outside_float_range(acc)) {
+        SumPair<double> const s = scaled_power_sum(rows, i, j, static_cast<double>(p));
+        return static_cast<Out>(s.first * std::pow(s.second, 1.0 / static_cast<double>(p)));
+      }
+    }
     return static_cast<Out>(std::pow(acc, inv_p));
   }
 };
@@ -158,6 +228,26 @@ struct DotOp : OpBase<C, Out> {
   }
 };
 
+/// correlation: the cosine distance of centred rows, their dot product accumulated in double.
+/// Centred values carry more significant bits than a float product keeps, and correlations near
+/// 1 cancel in 1 - c: float accumulation lost up to 2e-4 relative on SIFT descriptors, double
+/// leaves the rounding of the inputs and of the result (docs/accuracy.md). Row norms are those of
+/// DotOp (prepared in double, rounded to C).
+template <class C, class Out>
+struct CenteredDotOp : OpBase<C, Out> {
+  using Acc = double;
+  C const* x_norms = nullptr;  // (m)
+  C const* y_norms = nullptr;  // (n)
+  static CUDIST_HD Acc init() { return 0; }
+  static CUDIST_HD void step(Acc& acc, C a, C b) { acc += static_cast<double>(a) * static_cast<double>(b); }
+  static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
+  CUDIST_HD Out finish(Acc acc, std::int64_t i, std::int64_t j) const {
+    double c = acc / (static_cast<double>(x_norms[i]) * static_cast<double>(y_norms[j]));
+    if (std::fabs(c) > 1) c = c > 0 ? 1 : -1;
+    return static_cast<Out>(1 - c);
+  }
+};
+
 /// canberra: sum w |a - b| / (|a| + |b|), a 0/0 term counting 0.
 template <class C, class Out, bool Weighted>
 struct CanberraOp : OpBase<C, Out> {
@@ -171,11 +261,6 @@ struct CanberraOp : OpBase<C, Out> {
   }
   static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
   CUDIST_HD Out finish(Acc acc, std::int64_t, std::int64_t) const { return static_cast<Out>(acc); }
-};
-
-template <class C>
-struct SumPair {
-  C first, second;
 };
 
 /// braycurtis: sum |a - b| / sum |a + b|.

@@ -15,7 +15,8 @@ enum class OpKind : std::uint8_t {
   kAbsDiffSum,   // cityblock
   kAbsDiffMax,   // chebyshev
   kPowDiffSum,   // minkowski, general p
-  kDot,          // inner_product, cosine, correlation
+  kDot,          // inner_product, cosine
+  kCenteredDot,  // correlation (double accumulation)
   kCanberra,
   kBrayCurtis,
   kJensenShannon,
@@ -32,7 +33,7 @@ struct OpSpec {
   double p = 2.0;                // kPowDiffSum
   void const* weights = nullptr; // per-column weights (compute dtype) for the weighted ops
   double total_weight = 0;       // d or sum(w): kMismatch, kBoolean
-  void const* x_norms = nullptr; // kDot cosine: row norms (compute dtype)
+  void const* x_norms = nullptr; // kDot cosine, kCenteredDot: row norms (compute dtype)
   void const* y_norms = nullptr;
 };
 

@@ -26,15 +26,16 @@ struct RankKey {
   }
 };
 
-/// Squared distances: the sum itself (planning cleared take_sqrt; no per-key branch on it).
+/// Squared distances: the sum itself (planning cleared take_sqrt; no per-key branch on it),
+/// recomputed in double where the float sum overflowed or underflowed, as cdist's are.
 template <class C, class Out>
 struct RankKey<cudist::detail::ops::SqDiffSumOp<C, Out>> {
   using Op = cudist::detail::ops::SqDiffSumOp<C, Out>;
   using Key = Out;
   Op op;
   bool negate = false;  // never: a distance
-  CUDIST_HD Key operator()(typename Op::Acc acc, std::int64_t, std::int64_t) const {
-    return static_cast<Key>(acc);
+  CUDIST_HD Key operator()(typename Op::Acc acc, std::int64_t i, std::int64_t j) const {
+    return op.squares(acc, i, j);
   }
 };
 

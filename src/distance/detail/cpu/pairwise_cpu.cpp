@@ -69,9 +69,9 @@ void pairwise(PairwiseProblem const& p) {
   if (p.x.rows == 0 || p.y.rows == 0) return;
   switch (p.x.dtype) {
     case DType::kFloat32:
-      return dispatch_floating_op<float, float>(p.op, [&](auto op) { run_tiles<decltype(op), float>(p, op); });
+      return dispatch_floating_op<float, float>(p, [&](auto op) { run_tiles<decltype(op), float>(p, op); });
     case DType::kFloat64:
-      return dispatch_floating_op<double, double>(p.op, [&](auto op) { run_tiles<decltype(op), double>(p, op); });
+      return dispatch_floating_op<double, double>(p, [&](auto op) { run_tiles<decltype(op), double>(p, op); });
     case DType::kUInt8:
       if (p.op.kind == OpKind::kXorPopcount) {
         return run_tiles<ops::XorPopcountOp<std::uint8_t, float>, std::uint8_t>(p, {});

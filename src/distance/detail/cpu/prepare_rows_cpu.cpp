@@ -1,10 +1,11 @@
-// CPU row preparation (see backend.hpp): one pass per row, OpenMP over rows.
+// CPU row preparation (see backend.hpp): a few passes per row in double, OpenMP over rows.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
 #include "distance/detail/backend.hpp"
 #include "distance/detail/element_load.hpp"
+#include "distance/detail/norm_scale.hpp"
 
 namespace cudist::detail::cpu {
 namespace {
@@ -21,30 +22,31 @@ void prepare(RowPrep const& p) {
   for (std::int64_t i = 0; i < r; ++i) {
     Elem const* src = in + i * p.in.stride;
     C* dst = out + i * p.out.stride;
-    for (std::int64_t k = 0; k < d; ++k) dst[k] = load_as<C>(src[k]);
+    double shift = 0, divisor = 1;
     if (p.center) {
-      C sum = 0, wsum = 0;
+      double sum = 0, wsum = 0;
       for (std::int64_t k = 0; k < d; ++k) {
-        C const wk = mw ? mw[k] : C(1);
-        sum += wk * dst[k];
+        double const wk = mw ? static_cast<double>(mw[k]) : 1.0;
+        sum += wk * load_as<double>(src[k]);
         wsum += wk;
       }
-      C const mean = sum / wsum;
-      for (std::int64_t k = 0; k < d; ++k) dst[k] -= mean;
+      shift = sum / wsum;
     }
     if (p.normalize_sum) {
-      C sum = 0;
-      for (std::int64_t k = 0; k < d; ++k) sum += dst[k];
-      for (std::int64_t k = 0; k < d; ++k) dst[k] /= sum;
+      divisor = 0;
+      for (std::int64_t k = 0; k < d; ++k) divisor += load_as<double>(src[k]) - shift;
     }
-    if (scale) {
-      for (std::int64_t k = 0; k < d; ++k) dst[k] *= scale[k];
-    }
+    auto const value = [&](std::int64_t k) {
+      double v = (load_as<double>(src[k]) - shift) / divisor;
+      return scale ? v * static_cast<double>(scale[k]) : v;
+    };
+    double sq = 0;
     if (norms) {
-      C sq = 0;
-      for (std::int64_t k = 0; k < d; ++k) sq += dst[k] * dst[k];
-      norms[i] = std::sqrt(sq);
+      for (std::int64_t k = 0; k < d; ++k) sq += value(k) * value(k);
     }
+    double const unit = norm_scale(sq);
+    for (std::int64_t k = 0; k < d; ++k) dst[k] = static_cast<C>(value(k) * unit);
+    if (norms) norms[i] = static_cast<C>(std::sqrt(sq) * unit);
   }
 }
 

@@ -5,7 +5,7 @@
 namespace cudist::detail::cuda {
 
 void pairwise_double(PairwiseProblem const& pr, cudaStream_t stream) {
-  dispatch_floating_op<double, double>(pr.op, [&](auto op) { launch_for_op<double>(pr, op, stream); });
+  dispatch_floating_op<double, double>(pr, [&](auto op) { launch_for_op<double>(pr, op, stream); });
 }
 
 }  // namespace cudist::detail::cuda

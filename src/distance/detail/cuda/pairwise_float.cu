@@ -5,7 +5,7 @@
 namespace cudist::detail::cuda {
 
 void pairwise_float(PairwiseProblem const& pr, cudaStream_t stream) {
-  dispatch_floating_op<float, float>(pr.op, [&](auto op) { launch_for_op<float>(pr, op, stream); });
+  dispatch_floating_op<float, float>(pr, [&](auto op) { launch_for_op<float>(pr, op, stream); });
 }
 
 }  // namespace cudist::detail::cuda

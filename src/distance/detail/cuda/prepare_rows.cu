@@ -1,5 +1,7 @@
-// CUDA row preparation (see backend.hpp): one warp per row, two passes over the row when a mean
-// or a sum is needed. Memory-bound and O((m + n) d): small next to the contraction it feeds.
+// CUDA row preparation (see backend.hpp): one warp per row, in double (the mean, the sum and the
+// norm are exact enough that only the final rounding to the compute type remains); a pass more
+// over the row for each of the mean, the sum and the norm. Memory-bound and O((m + n) d): small
+// next to the contraction it feeds.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -7,6 +9,7 @@
 #include "core/cuda/check.hpp"
 #include "distance/detail/backend.hpp"
 #include "distance/detail/element_load.hpp"
+#include "distance/detail/norm_scale.hpp"
 
 namespace cudist::detail::cuda {
 namespace {
@@ -38,33 +41,33 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock) prepare_rows_kernel(PrepP
   if (row >= p.rows) return;
   Elem const* src = p.in + row * p.ld_in;
   C* dst = p.out + row * p.ld_out;
-  C shift = 0, divisor = 1;
+  double shift = 0, divisor = 1;
   if (p.center) {
-    C s = 0, ws = 0;
+    double s = 0, ws = 0;
     for (std::int64_t k = lane; k < p.d; k += 32) {
-      C const w = p.mean_weights ? p.mean_weights[k] : C(1);
-      s += w * load_as<C>(src[k]);
+      double const w = p.mean_weights ? static_cast<double>(p.mean_weights[k]) : 1.0;
+      s += w * load_as<double>(src[k]);
       ws += w;
     }
     shift = warp_sum(s) / warp_sum(ws);
   }
   if (p.normalize_sum) {
-    C s = 0;
-    for (std::int64_t k = lane; k < p.d; k += 32) s += load_as<C>(src[k]) - shift;
+    double s = 0;
+    for (std::int64_t k = lane; k < p.d; k += 32) s += load_as<double>(src[k]) - shift;
     divisor = warp_sum(s);
   }
-  C sq = 0;
-  for (std::int64_t k = lane; k < p.d; k += 32) {
-    C v = load_as<C>(src[k]) - shift;
-    if (p.normalize_sum) v /= divisor;
-    if (p.col_scale) v *= p.col_scale[k];
-    dst[k] = v;
-    sq += v * v;
-  }
+  auto const value = [&](std::int64_t k) {
+    double const v = (load_as<double>(src[k]) - shift) / divisor;
+    return p.col_scale ? v * static_cast<double>(p.col_scale[k]) : v;
+  };
+  double sq = 0;
   if (p.norms) {
+    for (std::int64_t k = lane; k < p.d; k += 32) sq += value(k) * value(k);
     sq = warp_sum(sq);
-    if (lane == 0) p.norms[row] = sqrt(sq);
   }
+  double const unit = norm_scale(sq);
+  for (std::int64_t k = lane; k < p.d; k += 32) dst[k] = static_cast<C>(value(k) * unit);
+  if (p.norms && lane == 0) p.norms[row] = static_cast<C>(sqrt(sq) * unit);
 }
 
 template <class C, class Elem>

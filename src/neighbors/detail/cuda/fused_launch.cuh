@@ -104,10 +104,10 @@ void run_fused(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
   };
   if constexpr (kKind == InputKind::kFloat) {
     cudist::detail::dispatch_floating_op<float, float>(
-        f.problem->pairwise.op, [&](auto op) { with(op, static_cast<float const*>(nullptr)); });
+        f.problem->pairwise, [&](auto op) { with(op, static_cast<float const*>(nullptr)); });
   } else if constexpr (kKind == InputKind::kDouble) {
     cudist::detail::dispatch_floating_op<double, double>(
-        f.problem->pairwise.op, [&](auto op) { with(op, static_cast<double const*>(nullptr)); });
+        f.problem->pairwise, [&](auto op) { with(op, static_cast<double const*>(nullptr)); });
   } else {
     dispatch_integer_select_op(*f.problem, with);
   }
