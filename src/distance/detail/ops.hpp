@@ -138,21 +138,28 @@ struct SqDiffSumOp : OpBase<C, Out> {
     acc += d * d;
   }
   static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
+  /// The sum of squares of entry (i, j) in double, from the source rows (float only).
+  CUDIST_HD double exact_squares(std::int64_t i, std::int64_t j) const {
+    SumPair<double> const s = scaled_power_sum(rows, i, j, 2.0);
+    return s.first * s.first * s.second;
+  }
   /// The sum of squares as Out (what neighbour selection ranks on).
   CUDIST_HD Out squares(Acc acc, std::int64_t i, std::int64_t j) const {
     if constexpr (std::is_same_v<C, float>) {
-      if (outside_float_range(acc)) {
-        SumPair<double> const s = scaled_power_sum(rows, i, j, 2.0);
-        return static_cast<Out>(s.first * s.first * s.second);
-      }
+      if (outside_float_range(acc)) return static_cast<Out>(exact_squares(i, j));
     }
     return static_cast<Out>(acc);
   }
   CUDIST_HD Out finish(Acc acc, std::int64_t i, std::int64_t j) const {
     if constexpr (std::is_same_v<C, float>) {
       if (outside_float_range(acc)) {
-        SumPair<double> const s = scaled_power_sum(rows, i, j, 2.0);
-        return static_cast<Out>(take_sqrt ? s.first * std::sqrt(s.second) : s.first * s.first * s.second);
+        double const exact = exact_squares(i, j);
+        Out const sq = static_cast<Out>(exact);
+        if (!take_sqrt) return sq;
+        // The root of the rounded square where that is a normal float, as neighbour selection
+        // reports it from its key; the root in double where the square is beyond float.
+        return sq >= Out(0x1p-126f) && sq <= Out(3.402823466e+38f) ? sqrt_of(sq)
+                                                                   : static_cast<Out>(std::sqrt(exact));
       }
     }
     Out const v = static_cast<Out>(acc);

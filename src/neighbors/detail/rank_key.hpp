@@ -13,6 +13,7 @@ namespace cudist::neighbors::detail {
 
 template <class Op>
 struct RankKey {
+  static constexpr bool kRecomputes = false;  // every key is final as made
   using Key = typename Op::Output;
   Op op;
   bool negate = false;  // similarity: larger values rank first
@@ -26,21 +27,29 @@ struct RankKey {
   }
 };
 
-/// Squared distances: the sum itself (planning cleared take_sqrt; no per-key branch on it),
-/// recomputed in double where the float sum overflowed or underflowed, as cdist's are.
+/// Squared distances: the sum itself (planning cleared take_sqrt; no per-key branch on it).
+/// In float, a key whose sum left the normal range (inexact) is replaced by exact(i, j), the sum
+/// recomputed in double as cdist's epilogue does (SqDiffSumOp::squares); the fused kernel finds
+/// such keys with two compares each and fixes them out of line, off its hot path.
 template <class C, class Out>
 struct RankKey<cudist::detail::ops::SqDiffSumOp<C, Out>> {
   using Op = cudist::detail::ops::SqDiffSumOp<C, Out>;
+  static constexpr bool kRecomputes = std::is_same_v<C, float>;
   using Key = Out;
   Op op;
   bool negate = false;  // never: a distance
-  CUDIST_HD Key operator()(typename Op::Acc acc, std::int64_t i, std::int64_t j) const {
-    return op.squares(acc, i, j);
+  CUDIST_HD Key operator()(typename Op::Acc acc, std::int64_t, std::int64_t) const {
+    return static_cast<Key>(acc);
   }
+  static CUDIST_HD bool inexact(typename Op::Acc acc) {
+    return cudist::detail::ops::outside_float_range(static_cast<float>(acc));
+  }
+  CUDIST_HD Key exact(std::int64_t i, std::int64_t j) const { return static_cast<Key>(op.exact_squares(i, j)); }
 };
 
 template <class Word, class Out>
 struct RankKey<cudist::detail::ops::XorPopcountOp<Word, Out>> {
+  static constexpr bool kRecomputes = false;
   using Op = cudist::detail::ops::XorPopcountOp<Word, Out>;
   using Key = std::uint32_t;
   Op op;
