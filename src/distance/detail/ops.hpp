@@ -58,6 +58,9 @@ struct OpBase {
   static constexpr bool kTakesIndex = false;   // step(acc, a, b, k) with the global column k
   static constexpr bool kLaneWise = false;     // step is a template: also runs on SIMD vectors
   static constexpr bool kWeighted = false;     // a weight vector is actually given
+  /// finish(acc) = inexact(acc) ? exact_finish(i, j) : in_range_finish(acc, i, j); the GPU
+  /// engine writes in_range_finish and fixes the inexact entries after its tile (off the hot path).
+  static constexpr bool kRecomputes = false;
   static CUDIST_HD C pad() { return C(0); }    // input value for columns beyond d
 };
 
@@ -123,14 +126,15 @@ CUDIST_HD SumPair<double> scaled_power_sum(SourceRows<C> const& r, std::int64_t 
 }
 
 /// sqeuclidean / euclidean (take_sqrt): sum (a - b)^2, the direct formula (no cancellation).
-/// In float, an entry whose sum overflowed or underflowed is recomputed from the source rows in
-/// double (scaled), so the answer is right whenever it is representable.
+/// In float, an entry whose sum overflowed or underflowed (inexact) is recomputed from the source
+/// rows in double (scaled), so the answer is right whenever it is representable.
 template <class C, class Out>
 struct SqDiffSumOp : OpBase<C, Out> {
   using Acc = C;
   static constexpr bool kLaneWise = true;
+  static constexpr bool kRecomputes = std::is_same_v<C, float>;
   bool take_sqrt = false;
-  SourceRows<C> rows;  // float only: for entries outside_float_range
+  SourceRows<C> rows;  // float only: for the inexact entries
   static CUDIST_HD Acc init() { return Acc(0); }
   template <class T>
   static CUDIST_HD void step(T& acc, T a, T b) {
@@ -138,32 +142,34 @@ struct SqDiffSumOp : OpBase<C, Out> {
     acc += d * d;
   }
   static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
-  /// The sum of squares of entry (i, j) in double, from the source rows (float only).
+  static CUDIST_HD bool inexact(Acc acc) {
+    if constexpr (kRecomputes) return outside_float_range(acc);
+    return false;
+  }
+  /// The sum of squares of entry (i, j) in double, from the source rows.
   CUDIST_HD double exact_squares(std::int64_t i, std::int64_t j) const {
     SumPair<double> const s = scaled_power_sum(rows, i, j, 2.0);
     return s.first * s.first * s.second;
   }
-  /// The sum of squares as Out (what neighbour selection ranks on).
+  /// The sum of squares as Out: what neighbour selection ranks on.
   CUDIST_HD Out squares(Acc acc, std::int64_t i, std::int64_t j) const {
-    if constexpr (std::is_same_v<C, float>) {
-      if (outside_float_range(acc)) return static_cast<Out>(exact_squares(i, j));
-    }
-    return static_cast<Out>(acc);
+    return inexact(acc) ? static_cast<Out>(exact_squares(i, j)) : static_cast<Out>(acc);
   }
-  CUDIST_HD Out finish(Acc acc, std::int64_t i, std::int64_t j) const {
-    if constexpr (std::is_same_v<C, float>) {
-      if (outside_float_range(acc)) {
-        double const exact = exact_squares(i, j);
-        Out const sq = static_cast<Out>(exact);
-        if (!take_sqrt) return sq;
-        // The root of the rounded square where that is a normal float, as neighbour selection
-        // reports it from its key; the root in double where the square is beyond float.
-        return sq >= Out(0x1p-126f) && sq <= Out(3.402823466e+38f) ? sqrt_of(sq)
-                                                                   : static_cast<Out>(std::sqrt(exact));
-      }
-    }
+  CUDIST_HD Out in_range_finish(Acc acc, std::int64_t, std::int64_t) const {
     Out const v = static_cast<Out>(acc);
     return take_sqrt ? sqrt_of(v) : v;
+  }
+  CUDIST_HD Out exact_finish(std::int64_t i, std::int64_t j) const {
+    double const exact = exact_squares(i, j);
+    Out const sq = static_cast<Out>(exact);
+    if (!take_sqrt) return sq;
+    // The root of the rounded square where that is a normal float, as neighbour selection
+    // reports it from its key; the root in double where the square is beyond float.
+    return sq >= Out(0x1p-126f) && sq <= Out(3.402823466e+38f) ? sqrt_of(sq)
+                                                               : static_cast<Out>(std::sqrt(exact));
+  }
+  CUDIST_HD Out finish(Acc acc, std::int64_t i, std::int64_t j) const {
+    return inexact(acc) ? exact_finish(i, j) : in_range_finish(acc, i, j);
   }
 };
 
@@ -192,24 +198,30 @@ struct AbsDiffMaxOp : OpBase<C, Out> {
 };
 
 /// minkowski: (sum |a - b|^p)^(1/p) for a general p (p = 1, 2, inf dispatch to the ops above).
-/// In float, entries outside_float_range are recomputed from the source rows in double (scaled).
+/// In float, inexact entries are recomputed from the source rows in double (scaled).
 template <class C, class Out>
 struct PowDiffSumOp : OpBase<C, Out> {
   using Acc = C;
+  static constexpr bool kRecomputes = std::is_same_v<C, float>;
   C p = C(3);
   C inv_p = C(1) / C(3);
   SourceRows<C> rows;  // float only
   static CUDIST_HD Acc init() { return Acc(0); }
   CUDIST_HD void step(Acc& acc, C a, C b) const { acc += std::pow(abs_diff(a, b), p); }
   static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
-  CUDIST_HD Out finish(Acc acc, std::int64_t i, std::int64_t j) const {
-    if constexpr (std::is_same_v<C, float>) {
-      if (outside_float_range(acc)) {
-        SumPair<double> const s = scaled_power_sum(rows, i, j, static_cast<double>(p));
-        return static_cast<Out>(s.first * std::pow(s.second, 1.0 / static_cast<double>(p)));
-      }
-    }
+  static CUDIST_HD bool inexact(Acc acc) {
+    if constexpr (kRecomputes) return outside_float_range(acc);
+    return false;
+  }
+  CUDIST_HD Out in_range_finish(Acc acc, std::int64_t, std::int64_t) const {
     return static_cast<Out>(std::pow(acc, inv_p));
+  }
+  CUDIST_HD Out exact_finish(std::int64_t i, std::int64_t j) const {
+    SumPair<double> const s = scaled_power_sum(rows, i, j, static_cast<double>(p));
+    return static_cast<Out>(s.first * std::pow(s.second, 1.0 / static_cast<double>(p)));
+  }
+  CUDIST_HD Out finish(Acc acc, std::int64_t i, std::int64_t j) const {
+    return inexact(acc) ? exact_finish(i, j) : in_range_finish(acc, i, j);
   }
 };
 

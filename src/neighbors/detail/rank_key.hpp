@@ -34,16 +34,14 @@ struct RankKey {
 template <class C, class Out>
 struct RankKey<cudist::detail::ops::SqDiffSumOp<C, Out>> {
   using Op = cudist::detail::ops::SqDiffSumOp<C, Out>;
-  static constexpr bool kRecomputes = std::is_same_v<C, float>;
+  static constexpr bool kRecomputes = Op::kRecomputes;
   using Key = Out;
   Op op;
   bool negate = false;  // never: a distance
   CUDIST_HD Key operator()(typename Op::Acc acc, std::int64_t, std::int64_t) const {
     return static_cast<Key>(acc);
   }
-  static CUDIST_HD bool inexact(typename Op::Acc acc) {
-    return cudist::detail::ops::outside_float_range(static_cast<float>(acc));
-  }
+  static CUDIST_HD bool inexact(typename Op::Acc acc) { return Op::inexact(acc); }
   CUDIST_HD Key exact(std::int64_t i, std::int64_t j) const { return static_cast<Key>(op.exact_squares(i, j)); }
 };
 

@@ -268,8 +268,42 @@ struct PairwiseTileKernel {
     store_tile(p, acc, row0, col0, tid % 16, tid / 16);
   }
 
+  __device__ static Out finish_in_tile(Params const& p, Acc const& acc, std::int64_t row, std::int64_t col) {
+    if constexpr (Op::kRecomputes) {
+      return p.op.in_range_finish(acc, row, col);
+    } else {
+      return p.op.finish(acc, row, col);
+    }
+  }
+
+  /// Writes one value where the layout puts (row, col); row < m, col < n.
+  __device__ static void store_value(Params const& p, std::int64_t row, std::int64_t col, Out v) {
+    if (p.zero_diagonal && row == col && isfinite(static_cast<double>(v))) v = Out(0);
+    if (p.layout == OutputLayout::kCondensed) {
+      if (col > row) p.out[p.m * row - row * (row + 1) / 2 + col - row - 1] = v;
+    } else {
+      p.out[row * p.ldo + col] = v;
+    }
+  }
+
+  /// The entries of an op's tile whose sums left its fast range (Op::kRecomputes), rewritten
+  /// with their exact values once the tile is stored. Out of line and given the parameters by
+  /// value: its registers and code stay off the kernel's hot loop, which nothing after it needs.
+  __device__ __noinline__ static void rewrite_inexact(Params const p, std::uint64_t inexact, std::int64_t row0,
+                                         std::int64_t col0, int tx, int ty) {
+#pragma unroll 1
+    for (; inexact != 0; inexact &= inexact - 1) {
+      int const b = __ffsll(static_cast<long long>(inexact)) - 1;
+      std::int64_t const row = row0 + fragment_offset(ty, b / 8);
+      std::int64_t const col = col0 + fragment_offset(tx, b % 8);
+      store_value(p, row, col, p.op.exact_finish(row, col));
+    }
+  }
+
   __device__ static void store_tile(Params const& p, Acc const (&acc)[kTM][kTN], std::int64_t row0,
                                     std::int64_t col0, int tx, int ty) {
+    static_assert(!Op::kRecomputes || (kTM <= 8 && kTN <= 8), "bit 8 i + j per entry of the thread's tile");
+    std::uint64_t inexact = 0;
 #pragma unroll
     for (int i = 0; i < kTM; ++i) {
       std::int64_t const row = row0 + fragment_offset(ty, i);
@@ -282,8 +316,12 @@ struct PairwiseTileKernel {
         for (int j = 0; j < 4; ++j) {
           std::int64_t const col = c0 + j;
           // finish() may read per-column data (cosine's y norms): never past column n - 1.
-          v[j] = col < p.n ? p.op.finish(acc[i][4 * half + j], row, col) : Out(0);
+          v[j] = col < p.n ? finish_in_tile(p, acc[i][4 * half + j], row, col) : Out(0);
           if (p.zero_diagonal && row == col && isfinite(static_cast<double>(v[j]))) v[j] = Out(0);
+          if constexpr (Op::kRecomputes) {
+            inexact |= static_cast<std::uint64_t>(col < p.n && Op::inexact(acc[i][4 * half + j]))
+                       << (8 * i + 4 * half + j);
+          }
         }
         if (p.layout == OutputLayout::kCondensed) {
           std::int64_t const base = p.m * row - row * (row + 1) / 2 - row - 1;  // + col
@@ -298,6 +336,9 @@ struct PairwiseTileKernel {
             if (c0 + j < p.n) p.out[row * p.ldo + c0 + j] = v[j];
         }
       }
+    }
+    if constexpr (Op::kRecomputes) {
+      if (inexact != 0) rewrite_inexact(p, inexact, row0, col0, tx, ty);
     }
   }
 };

@@ -157,7 +157,8 @@ struct FusedSelectKernel {
 
   /// Keys whose float sums left the normal range (rank_key.hpp), replaced by their exact values:
   /// a mask from two compares per key; where it is not empty (never, on ordinary data), one
-  /// out-of-line call computes them into local memory, so the keys stay in registers.
+  /// rolled loop over its bits computes each exact key once and moves it into place with static
+  /// indices, so the keys stay in registers and the recomputation's code appears once.
   __device__ static void recompute_inexact_keys(Params const& p, typename Op::Acc const (&acc)[8][8],
                                                 std::int64_t row0, std::int64_t col0,
                                                 ThreadPlace const& at, TileKeys<Key>& keys) {
@@ -166,25 +167,15 @@ struct FusedSelectKernel {
     for (int i = 0; i < 8; ++i)
 #pragma unroll
       for (int j = 0; j < 8; ++j) redo |= static_cast<std::uint64_t>(Rank::inexact(acc[i][j])) << (8 * i + j);
-    if (redo == 0) return;
-    Key exact[64];
-    exact_keys(p.rank, redo, row0, col0, at.ty(), at.tx(), p.tile.m - 1, p.tile.n - 1, exact);
-#pragma unroll
-    for (int b = 0; b < 64; ++b)
-      if ((redo >> b) & 1u) keys.key[b / 8][b % 8] = exact[b];
-  }
-
-  /// exact[b] for each bit b of redo: key (8 i + j) recomputed, its row and column clamped as
-  /// make_keys clamps them.
-  __device__ __noinline__ static void exact_keys(Rank const& rank, std::uint64_t redo, std::int64_t row0,
-                                                 std::int64_t col0, int ty, int tx, std::int64_t last_row,
-                                                 std::int64_t last_col, Key* exact) {
 #pragma unroll 1
     for (; redo != 0; redo &= redo - 1) {
       int const b = __ffsll(static_cast<long long>(redo)) - 1;
-      std::int64_t const row = min(row0 + fragment(ty, b / 8), last_row);
-      std::int64_t const col = min(col0 + fragment(tx, b % 8), last_col);
-      exact[b] = rank.exact(row, col);
+      std::int64_t const row = min(row0 + fragment(at.ty(), b / 8), p.tile.m - 1);
+      std::int64_t const col = min(col0 + fragment(at.tx(), b % 8), p.tile.n - 1);
+      Key const exact = p.rank.exact(row, col);
+#pragma unroll
+      for (int q = 0; q < 64; ++q)
+        if (q == b) keys.key[q / 8][q % 8] = exact;
     }
   }
 
