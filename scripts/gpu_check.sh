@@ -45,7 +45,13 @@ if want sanitize; then
   san=/tmp/sanitize; rm -rf $san; mkdir -p $san
   export CUDIST_TESTS_REDUCED=1
   for exe in $(find $BUILD/tests -name '*_test_cuda' -type f | sort); do
-    for tool in memcheck racecheck synccheck initcheck; do echo "$tool $exe"; done
+    for tool in memcheck racecheck synccheck initcheck; do
+      # racecheck looks for shared-memory hazards inside each kernel; the concurrency test's
+      # kernels are those of the other binaries, and its eight threads launching at once stall
+      # racecheck past the time limit (it ran > 400 s, where the test alone takes 1 s).
+      [[ $tool == racecheck && $exe == *concurrency_test_cuda ]] && continue
+      echo "$tool $exe"
+    done
   done | xargs -P "${SANITIZE_JOBS:-8}" -L 1 bash -c '
     tool=$0 exe=$1 log='$san'/$0_$(basename $1)
     started=$(date +%s)
