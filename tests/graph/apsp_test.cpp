@@ -136,7 +136,7 @@ TEST(Apsp, RandomGraphsMatchDijkstra) {
       test::reduced_run() ? std::vector<std::int64_t>{1, 2, 31, 129, 203} : std::vector<std::int64_t>{1, 2, 31, 129, 203, 300};
   for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
     for (std::int64_t n : sizes) {
-      for (double p : {0.03, 0.3}) {
+      for (double p : {0.005, 0.03, 0.3}) {  // sparse graphs run Bellman-Ford, dense ones Floyd-Warshall
         for (bool directed : {true, false}) {
           if (!sample.keep()) continue;
           SCOPED_TRACE(std::string(dtype_name(dtype)) + " n=" + std::to_string(n) + " p=" + std::to_string(p) +
@@ -172,6 +172,24 @@ TEST(Apsp, NegativeWeightsWithoutNegativeCyclesMatchBellmanFord) {
     Solved const s = solve(w, true);
     EXPECT_TRUE(distances_match(s.dist, g, [&](std::int64_t src) { return *reference::bellman_ford(g, src); }, 0));
     EXPECT_TRUE(paths_are_shortest(s, g, all_pairs(n), 0));
+  }
+}
+
+TEST(Apsp, ALongChainWithABarelyPositiveCycleIsSolved) {
+  CUDIST_REQUIRE_BACKEND();
+  // 0 -> 1 -> ... -> n-1: the shortest path to n-1 has n-1 edges, Bellman-Ford's most rounds, and
+  // the extra edge n-1 -> 0 of weight -(n-1) + 1 makes the only cycle positive by exactly 1.
+  std::int64_t const n = 300;
+  reference::Matrix m{n, n, std::vector<double>(static_cast<std::size_t>(n * n), kInf)};
+  for (std::int64_t i = 0; i + 1 < n; ++i) m.v[i * n + i + 1] = 1;
+  m.v[(n - 1) * n] = -double(n - 1) + 1;
+  for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
+    SCOPED_TRACE(std::string(dtype_name(dtype)));
+    WeightMatrix const w = weights_from(m, dtype);
+    reference::Graph const g = reference::graph_from_weights(w.values, true);
+    Solved const s = solve(w, true);
+    EXPECT_TRUE(distances_match(s.dist, g, [&](std::int64_t src) { return *reference::bellman_ford(g, src); }, 0));
+    EXPECT_TRUE(paths_are_shortest(s, g, {{0, n - 1}, {n - 1, n - 2}, {5, 4}}, 0));
   }
 }
 

@@ -13,4 +13,16 @@ void close_diagonal_block(MatrixView, MatrixView, void*) {
   CUDIST_THROW(DeviceUnavailable, "apsp: this build of cudist has no CUDA backend");
 }
 
+std::int64_t in_edge_offsets(ConstMatrixView, std::int64_t*, void*) {
+  CUDIST_THROW(DeviceUnavailable, "apsp: this build of cudist has no CUDA backend");
+}
+
+void gather_in_edges(ConstMatrixView, InEdgesOut, void*) {
+  CUDIST_THROW(DeviceUnavailable, "apsp: this build of cudist has no CUDA backend");
+}
+
+bool bellman_ford_every_source(InEdgesView, MatrixView, MatrixView, void*) {
+  CUDIST_THROW(DeviceUnavailable, "apsp: this build of cudist has no CUDA backend");
+}
+
 }  // namespace cudist::detail::cuda
