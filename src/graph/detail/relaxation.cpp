@@ -18,22 +18,37 @@ RelaxationOutcome shortest_paths_by_relaxation(Resources const& res, MatrixView 
   } else {
     cpu::prepare_graph(dist, MatrixView{}, directed);
   }
-  Array offsets = Array::allocate(1, n + 1, DType::kInt64, res.device, res.stream);
-  std::int64_t* const starts = offsets.data_as<std::int64_t>();
-  std::int64_t const edges = gpu ? cuda::in_edge_offsets(dist, starts, res.stream) : cpu::in_edge_offsets(dist, starts);
+  auto allocate = [&](std::int64_t count, DType dtype) { return Array::allocate(1, count, dtype, res.device, res.stream); };
+  Array out_offsets = allocate(n + 1, DType::kInt64);
+  std::int64_t const edges = gpu ? cuda::out_edge_offsets(dist, out_offsets.data_as<std::int64_t>(), res.stream)
+                                 : cpu::out_edge_offsets(dist, out_offsets.data_as<std::int64_t>());
   if (edges > n * n / kDenseEdgeFraction) return RelaxationOutcome::kTooDense;
 
-  Array sources = Array::allocate(1, edges, DType::kInt32, res.device, res.stream);
-  Array weights = Array::allocate(1, edges, dist.dtype, res.device, res.stream);
-  InEdgesOut const out{starts, sources.data_as<std::int32_t>(), weights.data()};
-  InEdgesView const in{n, starts, sources.data_as<std::int32_t>(), weights.data(), dist.dtype};
+  Array out_targets = allocate(edges, DType::kInt32), out_weights = allocate(edges, dist.dtype);
+  Array in_offsets, in_sources, in_weights;  // an undirected graph's in-edges are its out-edges
+  if (directed) {
+    in_offsets = allocate(n + 1, DType::kInt64);
+    in_sources = allocate(edges, DType::kInt32);
+    in_weights = allocate(edges, dist.dtype);
+  }
+  EdgeListsOut out;
+  out.vertices = n;
+  out.dtype = dist.dtype;
+  out.out_offsets = out_offsets.data_as<std::int64_t>();
+  out.out_targets = out_targets.data_as<std::int32_t>();
+  out.out_weights = out_weights.data();
+  out.in_offsets = directed ? in_offsets.data_as<std::int64_t>() : out.out_offsets;
+  out.in_sources = directed ? in_sources.data_as<std::int32_t>() : out.out_targets;
+  out.in_weights = directed ? in_weights.data() : out.out_weights;
+  EdgeListsView const view{n, out.dtype, out.out_offsets, out.out_targets, out.out_weights,
+                           out.in_offsets, out.in_sources, out.in_weights};
   bool settled = false;
   if (gpu) {
-    cuda::gather_in_edges(dist, out, res.stream);
-    settled = cuda::bellman_ford_every_source(in, dist, next, res.stream);
+    cuda::gather_edges(dist, out, res.stream);
+    settled = cuda::bellman_ford_every_source(view, dist, next, res.stream);
   } else {
-    cpu::gather_in_edges(dist, out);
-    settled = cpu::bellman_ford_every_source(in, dist, next);
+    cpu::gather_edges(dist, out);
+    settled = cpu::bellman_ford_every_source(view, dist, next);
   }
   return settled ? RelaxationOutcome::kSolved : RelaxationOutcome::kNegativeCycle;
 }

@@ -1,5 +1,7 @@
 // CPU backend of Bellman-Ford from every source (relaxation.hpp): the same Jacobi rounds as the
-// GPU's, in the same edge order, so both backends return the same distances and next hops.
+// GPU's, over the in-edges in the same order, so both backends return the same distances and next
+// hops. (The GPU also skips the vertices none of whose in-neighbours changed, which changes no
+// result.)
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -23,40 +25,56 @@ template <class T>
 std::int64_t offsets_of(ConstMatrixView d, std::int64_t* offsets) {
   auto const* w = static_cast<T const*>(d.data);
   std::int64_t const n = d.rows;
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(n), 0);
-  for (std::int64_t u = 0; u < n; ++u)  // row by row: d is row-major
-    for (std::int64_t v = 0; v < n; ++v) counts[v] += is_in_edge(w[u * d.stride + v], u, v);
   std::int64_t total = 0;
-  for (std::int64_t v = 0; v < n; ++v) {
-    offsets[v] = total;
-    total += counts[v];
+  for (std::int64_t u = 0; u < n; ++u) {
+    offsets[u] = total;
+    for (std::int64_t v = 0; v < n; ++v) total += is_in_edge(w[u * d.stride + v], u, v);
   }
   offsets[n] = total;
   return total;
 }
 
+/// Both groupings in one row-major sweep, so every list comes out ascending.
 template <class T>
-void gather(ConstMatrixView d, InEdgesOut e) {
+void gather(ConstMatrixView d, EdgeListsOut e) {
   auto const* w = static_cast<T const*>(d.data);
-  auto* weights = static_cast<T*>(e.weights);
   std::int64_t const n = d.rows;
-  std::vector<std::int64_t> fill(e.offsets, e.offsets + n);
+  bool const separate_in = e.in_offsets != e.out_offsets;  // (the lists may be empty, null)
+  std::vector<std::int64_t> in_fill;
+  if (separate_in) {
+    std::vector<std::int64_t> in_count(static_cast<std::size_t>(n), 0);
+    for (std::int64_t u = 0; u < n; ++u)
+      for (std::int64_t v = 0; v < n; ++v) in_count[v] += is_in_edge(w[u * d.stride + v], u, v);
+    std::int64_t total = 0;
+    for (std::int64_t v = 0; v < n; ++v) {
+      e.in_offsets[v] = total;
+      total += in_count[v];
+    }
+    e.in_offsets[n] = total;
+    in_fill.assign(e.in_offsets, e.in_offsets + n);
+  }
+  auto* out_w = static_cast<T*>(e.out_weights);
+  auto* in_w = static_cast<T*>(e.in_weights);
   for (std::int64_t u = 0; u < n; ++u) {
+    std::int64_t k = e.out_offsets[u];
     for (std::int64_t v = 0; v < n; ++v) {
       T const x = w[u * d.stride + v];
       if (!is_in_edge(x, u, v)) continue;
-      e.sources[fill[v]] = static_cast<std::int32_t>(u);
-      weights[fill[v]++] = x;
+      e.out_targets[k] = static_cast<std::int32_t>(v);
+      out_w[k++] = x;
+      if (!separate_in) continue;
+      e.in_sources[in_fill[v]] = static_cast<std::int32_t>(u);
+      in_w[in_fill[v]++] = x;
     }
   }
 }
 
 /// One source's rounds; false when it has not settled after n rounds.
 template <class T>
-bool relax_from(std::int64_t s, InEdgesView e, T* dist, std::int32_t* next, std::vector<T>& a,
+bool relax_from(std::int64_t s, EdgeListsView e, T* dist, std::int32_t* next, std::vector<T>& a,
                 std::vector<T>& b, std::vector<std::int32_t>& fa, std::vector<std::int32_t>& fb) {
   std::int64_t const n = e.vertices;
-  auto const* w = static_cast<T const*>(e.weights);
+  auto const* w = static_cast<T const*>(e.in_weights);
   T const inf = std::numeric_limits<T>::infinity();
   for (std::int64_t v = 0; v < n; ++v) {
     a[v] = v == s ? T(0) : inf;
@@ -68,8 +86,8 @@ bool relax_from(std::int64_t s, InEdgesView e, T* dist, std::int32_t* next, std:
     for (std::int64_t v = 0; v < n; ++v) {
       T best = a[v];
       std::int32_t first = fa[v];
-      for (std::int64_t k = e.offsets[v]; k < e.offsets[v + 1]; ++k) {
-        std::int32_t const u = e.sources[k];
+      for (std::int64_t k = e.in_offsets[v]; k < e.in_offsets[v + 1]; ++k) {
+        std::int32_t const u = e.in_sources[k];
         T const t = a[u] + w[k];
         if (t < best) {
           best = t;
@@ -91,7 +109,7 @@ bool relax_from(std::int64_t s, InEdgesView e, T* dist, std::int32_t* next, std:
 }
 
 template <class T>
-bool every_source(InEdgesView e, MatrixView dv, MatrixView nv) {
+bool every_source(EdgeListsView e, MatrixView dv, MatrixView nv) {
   std::int64_t const n = e.vertices;
   bool settled = true;
 #pragma omp parallel
@@ -111,15 +129,15 @@ bool every_source(InEdgesView e, MatrixView dv, MatrixView nv) {
 
 }  // namespace
 
-std::int64_t in_edge_offsets(ConstMatrixView d, std::int64_t* offsets) {
+std::int64_t out_edge_offsets(ConstMatrixView d, std::int64_t* offsets) {
   return d.dtype == DType::kFloat64 ? offsets_of<double>(d, offsets) : offsets_of<float>(d, offsets);
 }
 
-void gather_in_edges(ConstMatrixView d, InEdgesOut edges) {
+void gather_edges(ConstMatrixView d, EdgeListsOut edges) {
   d.dtype == DType::kFloat64 ? gather<double>(d, edges) : gather<float>(d, edges);
 }
 
-bool bellman_ford_every_source(InEdgesView edges, MatrixView dist, MatrixView next) {
+bool bellman_ford_every_source(EdgeListsView edges, MatrixView dist, MatrixView next) {
   return edges.dtype == DType::kFloat64 ? every_source<double>(edges, dist, next)
                                         : every_source<float>(edges, dist, next);
 }
