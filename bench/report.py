@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Merges `cudist bench --json` with the torch peers' JSON into the suite table of BENCHMARKS.md:
 ours / floor and peer / ours, from one run. With --out DIR it also writes the table and the merged
-JSON as bench/results/<date>-<device>.{md,json}."""
+JSON as bench/results/<date>-<device>.{md,json}. Cases more than 10% slower than their newest
+committed result on the same device are listed at the end (bench/regressions.py)."""
 import argparse
 import datetime
 import json
 import os
 import re
+
+from regressions import slowdowns
 
 
 def load(path):
@@ -53,7 +56,10 @@ def main():
                          f"{'' if speedup is None else format(peer['peer_us'], '.1f')} | "
                          f"{'' if speedup is None else f'{speedup:.2f}x'} | {'yes' if c['correct'] else 'NO'} |")
     notes = [f"- {r['id']} {r['peer_name']}: {r['peer_note']}" for r in rows if r["peer_note"]]
-    text = "\n".join(lines + ([""] + ["Peer notes:"] + notes if notes else [])) + "\n"
+    slower = slowdowns(ours.get("cases", []), ours.get("device"))
+    text = "\n".join(lines + ([""] + ["Peer notes:"] + notes if notes else []) +
+                     ([""] + [f"Slower than the last committed run by more than 10% ({len(slower)}):"] + slower
+                      if slower else [])) + "\n"
     print(text, end="")
     if args.out:
         stem = f"{datetime.date.today()}-{re.sub(r'[^A-Za-z0-9]+', '-', ours.get('device', 'unknown')).strip('-')}"
