@@ -5,8 +5,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/detail/expects.hpp"
@@ -17,6 +19,9 @@
 namespace cudist::io {
 
 struct NpyFileOutput::State {
+  State(detail::File f, std::string h, std::int64_t r, std::int64_t c, DType t)
+      : file(std::move(f)), header(std::move(h)), rows(r), cols(c), dtype(t) {}
+
   detail::File file;
   std::string header;
   std::int64_t rows, cols;
@@ -56,8 +61,8 @@ NpyFileOutput::NpyFileOutput(std::string const& path, std::int64_t rows, std::in
   std::vector<std::int64_t> const dims =
       shape == NpyShape::kVector ? std::vector<std::int64_t>{rows * cols} : std::vector<std::int64_t>{rows, cols};
   std::string header = detail::format_npy_header(detail::npy_descr_of(dtype, where), dims);
-  state_.reset(new State{detail::File::open_for_writing(path, "NpyFileOutput"), std::move(header),
-                         rows, cols, dtype});
+  state_ = std::make_unique<State>(detail::File::open_for_writing(path, "NpyFileOutput"),
+                                   std::move(header), rows, cols, dtype);
   State& s = *state_;
   std::size_t const data_bytes = static_cast<std::size_t>(rows * cols) * size_of(dtype);
   if (!s.file.is_regular()) {
