@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -101,12 +102,14 @@ void run_chunks(char const* who, Resources const& res, ConstMatrixView x, ConstM
                 Metric metric, MetricParams const& params, MatrixView distances, MatrixView indices,
                 std::int64_t chunk_rows) {
   RunningTopK<Out> best(x.rows, k, metric == Metric::kInnerProduct);
+  std::optional<Array> x_stage;  // the queries go to the device once, not with every chunk
+  ConstMatrixView const xs = cudist::detail::staged(x, res.device, res.stream, x_stage);
   bool sqrt_distance = false;
   for (std::int64_t r0 = 0; r0 < y.rows; r0 += chunk_rows) {
     cudist::detail::throw_if_interrupted(who);
     std::int64_t const r1 = std::min(y.rows, r0 + chunk_rows);
     ConstMatrixView const chunk = rows_of(y, r0, r1);
-    PlannedSelect planned = plan_select(who, res, x, chunk, whole(x, chunk), metric, params, false, false);
+    PlannedSelect planned = plan_select(who, res, xs, chunk, whole(xs, chunk), metric, params, false, false);
     sqrt_distance = planned.problem.rank.sqrt_distance;
     planned.problem.rank.sqrt_distance = false;  // merge on the keys; the root of the answers only
     std::int64_t const kc = std::min(k, r1 - r0);

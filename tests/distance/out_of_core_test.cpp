@@ -21,6 +21,10 @@
 #include "cudist/distance/pairwise.hpp"
 #include "reference/pairwise_ref.hpp"
 
+#if defined(CUDIST_WITH_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+
 namespace cudist {
 namespace {
 
@@ -130,6 +134,24 @@ TEST(OutOfCore, FloatSixtyFourAndStridedOutput) {
     }
   }
 }
+
+#if defined(CUDIST_WITH_CUDA)
+TEST(OutOfCore, PageLockedOutputIsWrittenStraightFromTheDevice) {
+  CUDIST_REQUIRE_BACKEND();
+  if (!test::backend_device().is_cuda()) GTEST_SKIP() << "page-locked memory matters to the GPU only";
+  Array const x = test::random_reals(75, 9, DType::kFloat32, -1, 1, 13).array;
+  Array const y = test::random_reals(61, 9, DType::kFloat32, -1, 1, 14).array;
+  float* pinned = nullptr;
+  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&pinned), 75 * 64 * sizeof(float)), cudaSuccess);
+  MatrixView const out(pinned, 75, 61, 64, DType::kFloat32, Memory::kHost);  // strided rows
+  cdist(budget_of_rows(8, 61 * 4), test::to_backend(x), test::to_backend(y), out, Metric::kEuclidean);
+  Array const whole = cdist_into_host(test::backend_resources(), x, y, Metric::kEuclidean);
+  for (std::int64_t i = 0; i < 75; ++i) {
+    EXPECT_EQ(std::memcmp(pinned + i * 64, whole.data_as<float>() + i * 61, 61 * sizeof(float)), 0) << "row " << i;
+  }
+  cudaFreeHost(pinned);
+}
+#endif
 
 TEST(OutOfCore, PdistInWindowsEqualsTheInMemoryCall) {
   CUDIST_REQUIRE_BACKEND();
