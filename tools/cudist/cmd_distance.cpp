@@ -1,4 +1,5 @@
 // cudist cdist / pdist: distance matrices between .npy / .fvecs / .bvecs files.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -20,15 +21,16 @@ struct DistanceArgs {
 };
 
 /// Resources for a distance command. On the CPU a job expected to run for more than a couple of
-/// seconds gets a memory budget of 1/25 of its output, so that it is computed in ~50 windows of
-/// rows and the progress bar moves (a GPU streams windows only when the output exceeds its
-/// memory). The estimate: 2 instructions per element at 50 G/s.
-Resources resources_for(std::string const& device, double elements, double output_bytes) {
+/// seconds gets a memory budget of 1/25 of its output (at least two of its rows, of `row_bytes`
+/// each), so that it is computed in ~50 windows of rows and the progress bar moves (a GPU streams
+/// windows only when the output exceeds its memory). The estimate: 2 instructions per element at
+/// 50 G/s.
+Resources resources_for(std::string const& device, double elements, double output_bytes, double row_bytes) {
   Resources res(Device::parse(device));
   constexpr double kCpuInstructionsPerSecond = 50e9;
   constexpr double kSecondsWorthABar = 2.0;
   if (!res.device.is_cuda() && elements * 2 / kCpuInstructionsPerSecond > kSecondsWorthABar) {
-    res.memory_budget = static_cast<std::uint64_t>(output_bytes / 25);
+    res.memory_budget = static_cast<std::uint64_t>(std::max(output_bytes / 25, 2 * row_bytes));
   }
   return res;
 }
@@ -50,8 +52,9 @@ void run_cdist(DistanceArgs const& a) {
   Metric const metric = a.metric.parsed();
   DType const dtype = distance_output_dtype(x.dtype());
   io::NpyFileOutput out(a.output, x.rows(), y.rows(), dtype);
+  double const row_bytes = double(y.rows()) * double(size_of(dtype));
   Resources const res = resources_for(a.device, double(x.rows()) * double(y.rows()) * double(x.cols()),
-                                      double(x.rows()) * double(y.rows()) * double(size_of(dtype)));
+                                      double(x.rows()) * row_bytes, row_bytes);
   auto const start = std::chrono::steady_clock::now();
   {
     TerminalProgress const bar;
@@ -69,7 +72,8 @@ void run_pdist(DistanceArgs const& a) {
   DType const dtype = distance_output_dtype(x.dtype());
   std::int64_t const pairs = x.rows() * (x.rows() - 1) / 2;
   io::NpyFileOutput out(a.output, 1, pairs, dtype, io::NpyShape::kVector);
-  Resources const res = resources_for(a.device, double(pairs) * double(x.cols()), double(pairs) * double(size_of(dtype)));
+  Resources const res = resources_for(a.device, double(pairs) * double(x.cols()), double(pairs) * double(size_of(dtype)),
+                                      double(x.rows()) * double(size_of(dtype)));
   auto const start = std::chrono::steady_clock::now();
   {
     TerminalProgress const bar;
