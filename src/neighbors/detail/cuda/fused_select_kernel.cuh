@@ -51,9 +51,12 @@ __device__ __forceinline__ int fragment(int t, int idx) {
   return idx < 4 ? 4 * t + idx : 64 + 4 * t + (idx - 4);
 }
 
-template <class Op, class Elem, template <class> class SelectT>
+/// The contraction is the SIMT engine's by default; a variant with the same compute_tile (its
+/// outputs in the engine's layout) may replace it, as the tensor-core one of packed uint8 L2.
+template <class Op, class Elem, template <class> class SelectT,
+          class EngineT = cudist::detail::cuda::PairwiseTileKernel<Op, Elem, SelectTilePolicy<Op>>>
 struct FusedSelectKernel {
-  using Engine = cudist::detail::cuda::PairwiseTileKernel<Op, Elem, SelectTilePolicy<Op>>;
+  using Engine = EngineT;
   using Rank = RankKey<Op>;
   using Key = typename Rank::Key;
   using Traits = KeyTraits<Key>;
