@@ -56,7 +56,7 @@ struct PackedU8MmaTileKernel {
 
   struct SharedStorage {
     alignas(16) std::uint8_t xs[kBM][kRowBytes];  // row 16 w + r: warp w's MMA row r
-    alignas(16) std::uint8_t ys[kBN][kRowBytes];  // row 32 p + c: pass p's MMA column c
+    alignas(16) std::uint8_t ys[2][kBN][kRowBytes];  // row 32 p + c: pass p's MMA column c; two tiles
     alignas(16) std::uint32_t exchange[kThreads / 32][16][kExchangeStride];
   };
 
@@ -79,7 +79,7 @@ struct PackedU8MmaTileKernel {
   /// Copies columns [k0, k0 + 128) bytes of rows row0..row0 + 127 into their slots; zero past
   /// `rows` and past d.
   template <bool kY>
-  __device__ static void load_slab(Elem const* base, std::int64_t rows, std::int64_t ld, bool vec,
+  __device__ __noinline__ static void load_slab(Elem const* base, std::int64_t rows, std::int64_t ld, bool vec,
                                    std::int64_t row0, std::int64_t k0_words, std::int64_t d,
                                    std::uint8_t (&dst)[kBM][kRowBytes], int tid) {
     constexpr int kChunks = kSlabBytes / 16;  // 16-byte chunks per row
@@ -126,12 +126,12 @@ struct PackedU8MmaTileKernel {
   }
 
   /// Pass p's 16 x 32 dot products of the slab in shared memory, k-steps of 32 bytes.
-  __device__ static void mma_pass(SharedStorage const& s, int warp, int lane, int pass, int k_steps,
-                                  int (&c)[4][4]) {
+  __device__ static void mma_pass(std::uint8_t const (&xs)[kBM][kRowBytes], std::uint8_t const (&ys)[kBN][kRowBytes],
+                                  int warp, int lane, int pass, int k_steps, int (&c)[4][4]) {
     // ldmatrix x4 row addresses: A, matrices (rows 0-7 | 8-15) x (bytes 0-15 | 16-31); B, two
     // n-tiles x (bytes 0-15 | 16-31).
-    std::uint8_t const* a_row = s.xs[16 * warp + lane % 8 + 8 * ((lane / 8) % 2)] + 16 * (lane / 16);
-    std::uint8_t const* b_row = s.ys[32 * pass + 8 * (lane / 16) + lane % 8] + 16 * ((lane / 8) % 2);
+    std::uint8_t const* a_row = xs[16 * warp + lane % 8 + 8 * ((lane / 8) % 2)] + 16 * (lane / 16);
+    std::uint8_t const* b_row = ys[32 * pass + 8 * (lane / 16) + lane % 8] + 16 * ((lane / 8) % 2);
     for (int ks = 0; ks < k_steps; ++ks) {
       unsigned a[4], b01[4], b23[4];
       ldmatrix_x4(a, a_row + 32 * ks);
@@ -144,49 +144,84 @@ struct PackedU8MmaTileKernel {
     }
   }
 
-  /// The main loop, as the SIMT engine's: acc = x_i . y_j for the tile at (row0, col0), in the
-  /// engine's thread layout. Ends with a barrier, so shared memory may be reused right after.
-  __device__ static void compute_tile(Params const& p, SharedStorage& s, std::int64_t row0,
-                                      std::int64_t col0, Acc (&acc)[kTM][kTN]) {
+  static constexpr int kSlabWords = kSlabBytes / 4;
+
+  /// Rows of at most one slab (d <= 128 bytes, SIFT's 128 among them) are pipelined: x's tile
+  /// stays in shared memory for all of the block's column tiles, and the next column tile of y is
+  /// copied while this one is computed (ncu, K3: a third of the warps' time was spent waiting at
+  /// the barrier behind the copies of both tiles). Deeper rows reload their slabs per pass.
+  static constexpr bool kPipelined = true;
+
+  __device__ static bool one_slab(Params const& p) { return p.d <= kSlabWords; }
+  __device__ static int y_buffer(std::int64_t col0) { return static_cast<int>((col0 / kBN) % 2); }
+
+  /// Before a block's first column tile: starts the copies of x's tile and of y's first tile.
+  __device__ static void start(Params const& p, SharedStorage& s, std::int64_t row0, std::int64_t col0) {
+    if (!one_slab(p)) return;
     int const tid = static_cast<int>(threadIdx.x);
-    int const warp = tid / 32, lane = tid % 32;
-    constexpr int kSlabWords = kSlabBytes / 4;
-    std::int64_t const slabs = (p.d + kSlabWords - 1) / kSlabWords;
+    load_slab<false>(p.x, p.m, p.ldx, p.x_vec, row0, 0, p.d, s.xs, tid);
+    load_slab<true>(p.y, p.n, p.ldy, p.y_vec, col0, 0, p.d, s.ys[y_buffer(col0)], tid);
+  }
+
+  /// The main loop, as the SIMT engine's: acc = x_i . y_j for the tile at (row0, col0), in the
+  /// engine's thread layout; start() came first, and has_next says that the column tile
+  /// col0 + 128 follows in this block (its copy then starts here).
+  __device__ static void compute_tile(Params const& p, SharedStorage& s, std::int64_t row0,
+                                      std::int64_t col0, bool has_next, Acc (&acc)[kTM][kTN]) {
+    int const tid = static_cast<int>(threadIdx.x);
+    if (!one_slab(p)) return compute_slabs(p, s, row0, col0, acc);
+    int const buf = y_buffer(col0);
+    asm volatile("cp.async.wait_all;\n" ::);
+    __syncthreads();  // this tile is in; every warp is done with the other buffer's tile
+    if (has_next) load_slab<true>(p.y, p.n, p.ldy, p.y_vec, col0 + kBN, 0, p.d, s.ys[buf ^ 1], tid);
+    int const k_steps = static_cast<int>((p.d + 7) / 8);
 #pragma unroll
     for (int pass = 0; pass < kPasses; ++pass) {  // unrolled: acc's indices are constants
       int c[4][4] = {};
-      // One slab stays in shared memory for all passes; deeper rows reload theirs per pass.
-      for (std::int64_t slab = 0; slab < slabs; ++slab) {
-        std::int64_t const k0 = slab * kSlabWords;
-        if (pass == 0 || slabs > 1) {
-          if (pass > 0 || slab > 0) __syncthreads();  // every warp is done with the last slab
-          load_slab<false>(p.x, p.m, p.ldx, p.x_vec, row0, k0, p.d, s.xs, tid);
-          load_slab<true>(p.y, p.n, p.ldy, p.y_vec, col0, k0, p.d, s.ys, tid);
-          asm volatile("cp.async.wait_all;\n" ::);
-          __syncthreads();
-        }
-        std::int64_t const words = p.d - k0 < kSlabWords ? p.d - k0 : kSlabWords;
-        mma_pass(s, warp, lane, pass, static_cast<int>((words + 7) / 8), c);
-      }
-      // c[nt] = rows g, g + 8 (g = lane / 4) x MMA columns 8 nt + 2 (lane % 4) + {0, 1}.
-      std::uint32_t(&e)[16][kExchangeStride] = s.exchange[warp];
-      int const g = lane / 4, q = lane % 4;
-#pragma unroll
-      for (int nt = 0; nt < 4; ++nt) {
-        *reinterpret_cast<uint2*>(&e[g][8 * nt + 2 * q]) = make_uint2(c[nt][0], c[nt][1]);
-        *reinterpret_cast<uint2*>(&e[g + 8][8 * nt + 2 * q]) = make_uint2(c[nt][2], c[nt][3]);
-      }
-      __syncwarp();
-      int const tx = lane % 16, half = lane / 16;
-#pragma unroll
-      for (int i = 0; i < kTM; ++i) {
-        uint2 const v = *reinterpret_cast<uint2 const*>(&e[8 * half + i][2 * tx]);
-        acc[i][2 * pass] = v.x;
-        acc[i][2 * pass + 1] = v.y;
-      }
-      __syncwarp();  // the next pass overwrites the buffer
+      mma_pass(s.xs, s.ys[buf], tid / 32, tid % 32, pass, k_steps, c);
+      exchange(s.exchange[tid / 32], c, tid % 32, pass, acc);
     }
-    __syncthreads();
+  }
+
+  /// Rows deeper than a slab: each pass reloads the slabs of both tiles.
+  __device__ static void compute_slabs(Params const& p, SharedStorage& s, std::int64_t row0,
+                                       std::int64_t col0, Acc (&acc)[kTM][kTN]) {
+    int const tid = static_cast<int>(threadIdx.x);
+#pragma unroll
+    for (int pass = 0; pass < kPasses; ++pass) {
+      int c[4][4] = {};
+      for (std::int64_t k0 = 0; k0 < p.d; k0 += kSlabWords) {
+        __syncthreads();  // every warp is done with the last slab
+        load_slab<false>(p.x, p.m, p.ldx, p.x_vec, row0, k0, p.d, s.xs, tid);
+        load_slab<true>(p.y, p.n, p.ldy, p.y_vec, col0, k0, p.d, s.ys[0], tid);
+        asm volatile("cp.async.wait_all;\n" ::);
+        __syncthreads();
+        std::int64_t const words = p.d - k0 < kSlabWords ? p.d - k0 : kSlabWords;
+        mma_pass(s.xs, s.ys[0], tid / 32, tid % 32, pass, static_cast<int>((words + 7) / 8), c);
+      }
+      exchange(s.exchange[tid / 32], c, tid % 32, pass, acc);
+    }
+  }
+
+  /// Pass p's accumulators, c[nt] = rows g, g + 8 (g = lane / 4) x MMA columns
+  /// 8 nt + 2 (lane % 4) + {0, 1}, into acc[i][2 p], acc[i][2 p + 1] through the warp's buffer.
+  __device__ static void exchange(std::uint32_t (&e)[16][kExchangeStride], int const (&c)[4][4],
+                                  int lane, int pass, Acc (&acc)[kTM][kTN]) {
+    int const g = lane / 4, q = lane % 4;
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt) {
+      *reinterpret_cast<uint2*>(&e[g][8 * nt + 2 * q]) = make_uint2(c[nt][0], c[nt][1]);
+      *reinterpret_cast<uint2*>(&e[g + 8][8 * nt + 2 * q]) = make_uint2(c[nt][2], c[nt][3]);
+    }
+    __syncwarp();
+    int const tx = lane % 16, half = lane / 16;
+#pragma unroll
+    for (int i = 0; i < kTM; ++i) {
+      uint2 const v = *reinterpret_cast<uint2 const*>(&e[8 * half + i][2 * tx]);
+      acc[i][2 * pass] = v.x;
+      acc[i][2 * pass + 1] = v.y;
+    }
+    __syncwarp();  // the next pass overwrites the buffer
   }
 };
 
