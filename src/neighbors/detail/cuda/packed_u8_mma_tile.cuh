@@ -14,8 +14,9 @@
 // column fragment(tx, 2p + e)), and its 16 x 32 results go through a per-warp shared buffer into
 // acc[i][2p], acc[i][2p + 1]. Both tiles are stored in shared memory in this MMA order, so every
 // ldmatrix reads 8 consecutive rows (conflict-free with the padded row stride).
-// A tile's columns of d are loaded in slabs of 128 bytes with cp.async (16-byte copies where the
-// rows allow, else 4-byte words), zero-filled past d and past the last row: zeros add nothing.
+// Tiles are copied with cp.async (16-byte copies where the rows allow, else 4-byte words),
+// zero-filled past d and past the last row: zeros add nothing. Rows of at most 128 bytes are
+// pipelined (x resident, next y tile copied during this one); deeper rows go in 128-byte slabs.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -29,14 +30,15 @@ namespace cudist::neighbors::detail::cuda {
 struct PackedU8MmaTileKernel {
   using Op = PackedU8SqL2Op;
   using Elem = std::uint32_t;  // four uint8 of a row
-  using C = Op::Compute;
   using Acc = Op::Acc;
 
   static constexpr int kBM = 128, kBN = 128;
   static constexpr int kTM = 8, kTN = 8;  // the engine's outputs per thread, after the exchange
   static constexpr int kThreads = 256;
-  // 128 registers per thread: 64 outputs, 16 accumulators of a pass and the fragments fit (ptxas
-  // -v: see docs/tuning.md); the shared memory of two blocks plus the top-k buffers fits 227 KB.
+  // Two blocks per SM, 128 registers per thread: 64 outputs, a pass's 16 accumulators and the
+  // fragments (the top-k variant spills ~700 bytes, the others none: ptxas -v, sm_90). The 74 KB
+  // of tiles and exchange plus the row buffers of k <= 16 fit two blocks in 227 KB; best two's
+  // buffers make it one (measured faster than dp4a at two all the same: docs/tuning.md).
   static constexpr int kMinBlocks = 2;
   static constexpr int kVec = 4;           // words per 16-byte copy
   static constexpr int kSlabBytes = 128;   // columns of d per load (in bytes)
