@@ -96,16 +96,41 @@ struct PackedU8MmaTileKernel {
       auto const to = static_cast<unsigned>(__cvta_generic_to_shared(&dst[kY ? y_slot(r) : x_slot(r)][16 * c]));
       if (vec) {
         int const bytes = left <= 0 ? 0 : (left >= kVec ? 16 : static_cast<int>(4 * left));
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(to), "l"(src), "r"(bytes));
+        copy_async<16>(to, src, bytes);
       } else {
 #pragma unroll
         for (int v = 0; v < kVec; ++v) {
           int const bytes = v < left ? 4 : 0;
-          asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(to + 4 * v),
-                       "l"(src + (v < left ? v : 0)), "r"(bytes));
+          copy_async<4>(to + 4 * v, src + (v < left ? v : 0), bytes);
         }
       }
     }
+  }
+
+  // The sm_80 instructions. Images for older GPUs compile to traps: they are never launched there
+  // (run_packed_u8_mma checks the loaded image's architecture).
+
+  /// cp.async of kBytes (16: bypassing L1, 4: through it) of which the first `bytes` are read and
+  /// the rest zero-filled.
+  template <int kBytes>
+  __device__ static void copy_async(unsigned to, Elem const* src, int bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (kBytes == 16) {
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(to), "l"(src), "r"(bytes));
+    } else {
+      asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(to), "l"(src), "r"(bytes));
+    }
+#else
+    __trap();
+#endif
+  }
+
+  __device__ static void wait_async_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;\n" ::);
+#else
+    __trap();
+#endif
   }
 
   __device__ static void mma_u8(int (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) {
@@ -116,15 +141,20 @@ struct PackedU8MmaTileKernel {
         : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 #else
-    __trap();  // launched only where the kernel's binary is sm_80 or later (fused_launch.cuh)
+    __trap();
 #endif
   }
 
   __device__ static void ldmatrix_x4(unsigned (&r)[4], std::uint8_t const* row) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     auto const at = static_cast<unsigned>(__cvta_generic_to_shared(row));
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                  : "r"(at));
+#else
+    r[0] = r[1] = r[2] = r[3] = 0;
+    __trap();
+#endif
   }
 
   /// Pass p's 16 x 32 dot products of the slab in shared memory, k-steps of 32 bytes.
@@ -173,7 +203,7 @@ struct PackedU8MmaTileKernel {
     int const tid = static_cast<int>(threadIdx.x);
     if (!one_slab(p)) return compute_slabs(p, s, row0, col0, acc);
     int const buf = y_buffer(col0);
-    asm volatile("cp.async.wait_all;\n" ::);
+    wait_async_copies();
     __syncthreads();  // this tile is in; every warp is done with the other buffer's tile
     if (has_next) load_slab<true>(p.y, p.n, p.ldy, p.y_vec, col0 + kBN, 0, p.d, s.ys[buf ^ 1], tid);
     int const k_steps = static_cast<int>((p.d + 7) / 8);
@@ -196,7 +226,7 @@ struct PackedU8MmaTileKernel {
         __syncthreads();  // every warp is done with the last slab
         load_slab<false>(p.x, p.m, p.ldx, p.x_vec, row0, k0, p.d, s.xs, tid);
         load_slab<true>(p.y, p.n, p.ldy, p.y_vec, col0, k0, p.d, s.ys[0], tid);
-        asm volatile("cp.async.wait_all;\n" ::);
+        wait_async_copies();
         __syncthreads();
         std::int64_t const words = p.d - k0 < kSlabWords ? p.d - k0 : kSlabWords;
         mma_pass(s.xs, s.ys[0], tid / 32, tid % 32, pass, static_cast<int>((words + 7) / 8), c);
