@@ -104,7 +104,7 @@ GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, cudaStream_t 
   return g;
 }
 
-// ---- uint8 squared L2, four bytes per instruction ----
+// ---- uint8 squared L2 on 32-bit words (dp4a, or int8 MMA on sm_80+: fused_launch.cuh) ----
 
 ConstMatrixView as_words(ConstMatrixView v) {
   return ConstMatrixView(v.data, v.rows, v.cols / 4, v.stride / 4, DType::kInt32, v.memory);
