@@ -5,7 +5,8 @@
 # a user installs. In CI (CI=true) the wheel is built CPU-only to save time; elsewhere with the
 # CUDA backend when nvcc is found.
 #   CUDIST_PYTHON_CUDA=ON|OFF           CUDA backend (default: OFF in CI, else ON when nvcc is found)
-#   CUDIST_PYTHON_ARCHS="90"            CUDA architectures (default: the wheel's full list)
+#   CUDIST_PYTHON_ARCHS=90|all-wheel    CUDA architectures (default: this machine's GPU, else PTX;
+#                                       all-wheel, the list of a released wheel, takes ~7x as long)
 #   CUDIST_PYTHON_BUILD_DIR=DIR         build tree, wheel and venv (default: build-python)
 #   scripts/python_tests.sh [pytest arguments]
 set -euo pipefail
@@ -15,7 +16,7 @@ cuda=${CUDIST_PYTHON_CUDA:-$([ "${CI:-}" = true ] && echo OFF || echo ON)}
 dir=$(realpath -m "${CUDIST_PYTHON_BUILD_DIR:-build-python}")
 args=(--no-build-isolation --no-deps -q . -w "$dir/wheel" -C build-dir="$dir/cmake"
       -C "cmake.define.CUDIST_ENABLE_CUDA=$cuda")
-[ -n "${CUDIST_PYTHON_ARCHS:-}" ] && args+=(-C "cmake.define.CMAKE_CUDA_ARCHITECTURES=$CUDIST_PYTHON_ARCHS")
+args+=(-C "cmake.define.CUDIST_CUDA_ARCHITECTURES=${CUDIST_PYTHON_ARCHS:-}")  # "": as a plain build
 command -v ccache >/dev/null && args+=(-C cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache
                                        -C cmake.define.CMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 rm -rf "$dir/wheel" "$dir/venv"
@@ -24,8 +25,8 @@ wheel=$(ls "$dir"/wheel/cudist-*.whl)
 python3 -m venv --system-site-packages "$dir/venv"
 "$dir/venv/bin/python" -m pip install -q --no-index --no-deps --force-reinstall "$wheel"
 # From outside the source tree, so `import cudist` can only find the installed wheel. The
-# extension may need only the C/C++ and OpenMP runtimes (README "Wheels"): the CUDA runtime is
-# linked in and finds the driver (libcuda) itself.
+# extension may need only the C/C++ and OpenMP runtimes (python/README.md "What a wheel needs"):
+# the CUDA runtime is linked in and finds the driver (libcuda) itself.
 (cd "$dir" && venv/bin/python - "$wheel" <<'PY'
 import pathlib, re, subprocess, sys, sysconfig
 import cudist
