@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Merges `cudist bench --json` with the torch peers' JSON into the suite table of BENCHMARKS.md:
 ours / floor and peer / ours, from one run. With --out DIR it also writes the table and the merged
-JSON as bench/results/<date>-<device>.{md,json}. Cases more than 10% slower than their newest
-committed result on the same device are listed at the end (bench/regressions.py)."""
+JSON as bench/results/<date>-<device>.{md,json}; with --plot FILE the roofline picture (plot.py).
+Cases more than 10% slower than their newest committed result on the same device are listed at
+the end (bench/regressions.py)."""
 import argparse
 import datetime
 import json
@@ -25,6 +26,7 @@ def main():
     ap.add_argument("ours")
     ap.add_argument("peers", nargs="*")
     ap.add_argument("--out", help="directory to write <date>-<device>.md/.json into")
+    ap.add_argument("--plot", help="also draw the merged run (plot.py) into this picture")
     args = ap.parse_args()
     ours = load(args.ours)
     # A peer file's case "D3" is the peer of our D3; "D3-sklearn" is a further peer of it, shown
@@ -68,6 +70,10 @@ def main():
             f.write(text)
         with open(os.path.join(args.out, stem + ".json"), "w") as f:
             json.dump({"device": ours.get("device"), "ceilings": ours.get("ceilings"), "cases": rows}, f, indent=2)
+    if args.plot:
+        import plot  # bench/plot.py, beside this script
+        drawn = plot.plot({"device": ours.get("device"), "cases": rows}, args.plot)
+        print(f"plot: {drawn} cases drawn to {args.plot}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "core/cuda/check.hpp"
+#include "core/cuda/device_features.hpp"
 #include "distance/detail/cuda/pairwise_launch.cuh"
 #include "distance/detail/dispatch_op.hpp"
 #include "neighbors/detail/cuda/fused_launch.hpp"
@@ -65,6 +66,13 @@ void launch_fused(FusedLaunch const& f, Op const& op, SelectArgs const& a, cudaS
   p.select = *select;
 
   std::size_t const smem = Kernel::smem_bytes(*select);
+  // The planner keeps blocks within the device (fused_knn_for); this names a planning mistake
+  // instead of an opaque launch failure.
+  std::size_t const device_smem = cudist::detail::cuda::max_block_shared_memory();
+  if (smem > device_smem) {
+    CUDIST_THROW(::cudist::CudaError, "fused selection: a block needs " << smem
+                 << " bytes of shared memory, this device allows " << device_smem);
+  }
   auto const kernel = fused_select_kernel<Kernel>;
   CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   kernel<<<static_cast<unsigned>(f.blocks), Kernel::kThreads, smem, stream>>>(p);
