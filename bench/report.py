@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Merges `cudist bench --json` with the torch peers' JSON into the suite table of BENCHMARKS.md:
 ours / floor and peer / ours, from one run. With --out DIR it also writes the table and the merged
-JSON as bench/results/<date>-<device>.{md,json}."""
+JSON as bench/results/<date>-<device>.{md,json}; with --plot FILE the roofline picture (plot.py).
+Cases more than 10% slower than their newest committed result on the same device are listed at
+the end (bench/regressions.py)."""
 import argparse
 import datetime
 import json
 import os
 import re
+
+from regressions import slowdowns
 
 
 def load(path):
@@ -22,6 +26,7 @@ def main():
     ap.add_argument("ours")
     ap.add_argument("peers", nargs="*")
     ap.add_argument("--out", help="directory to write <date>-<device>.md/.json into")
+    ap.add_argument("--plot", help="also draw the merged run (plot.py) into this picture")
     args = ap.parse_args()
     ours = load(args.ours)
     # A peer file's case "D3" is the peer of our D3; "D3-sklearn" is a further peer of it, shown
@@ -53,7 +58,10 @@ def main():
                          f"{'' if speedup is None else format(peer['peer_us'], '.1f')} | "
                          f"{'' if speedup is None else f'{speedup:.2f}x'} | {'yes' if c['correct'] else 'NO'} |")
     notes = [f"- {r['id']} {r['peer_name']}: {r['peer_note']}" for r in rows if r["peer_note"]]
-    text = "\n".join(lines + ([""] + ["Peer notes:"] + notes if notes else [])) + "\n"
+    slower = slowdowns(ours.get("cases", []), ours.get("device"))
+    text = "\n".join(lines + ([""] + ["Peer notes:"] + notes if notes else []) +
+                     ([""] + [f"Slower than the last committed run by more than 10% ({len(slower)}):"] + slower
+                      if slower else [])) + "\n"
     print(text, end="")
     if args.out:
         stem = f"{datetime.date.today()}-{re.sub(r'[^A-Za-z0-9]+', '-', ours.get('device', 'unknown')).strip('-')}"
@@ -62,6 +70,10 @@ def main():
             f.write(text)
         with open(os.path.join(args.out, stem + ".json"), "w") as f:
             json.dump({"device": ours.get("device"), "ceilings": ours.get("ceilings"), "cases": rows}, f, indent=2)
+    if args.plot:
+        import plot  # bench/plot.py, beside this script
+        drawn = plot.plot({"device": ours.get("device"), "cases": rows}, args.plot)
+        print(f"plot: {drawn} cases drawn to {args.plot}")
 
 
 if __name__ == "__main__":

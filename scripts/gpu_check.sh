@@ -3,7 +3,8 @@
 # run compute-sanitizer (memcheck, racecheck) over them, run the benchmark suites and the torch
 # peers on the same inputs, and leave logs, JSON and the merged table in $OUT.
 #
-#   scripts/gpu_check.sh [build] [test] [demo] [sanitize] [bench] [python]   (default: all of them)
+#   scripts/gpu_check.sh [build] [test] [demo] [sanitize] [bench] [python] [archs]
+#                        (default: all but archs, the sm_80 + sm_120 compile check)
 #   BENCH_SUITES="dense knn" scripts/gpu_check.sh bench                 (a subset of the suites)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -45,7 +46,13 @@ if want sanitize; then
   san=/tmp/sanitize; rm -rf $san; mkdir -p $san
   export CUDIST_TESTS_REDUCED=1
   for exe in $(find $BUILD/tests -name '*_test_cuda' -type f | sort); do
-    for tool in memcheck racecheck synccheck initcheck; do echo "$tool $exe"; done
+    for tool in memcheck racecheck synccheck initcheck; do
+      # racecheck looks for shared-memory hazards inside each kernel; the concurrency test's
+      # kernels are those of the other binaries, and its eight threads launching at once stall
+      # racecheck past the time limit (it ran > 400 s, where the test alone takes 1 s).
+      [[ $tool == racecheck && $exe == *concurrency_test_cuda ]] && continue
+      echo "$tool $exe"
+    done
   done | xargs -P "${SANITIZE_JOBS:-8}" -L 1 bash -c '
     tool=$0 exe=$1 log='$san'/$0_$(basename $1)
     started=$(date +%s)
@@ -97,12 +104,26 @@ if want bench; then
   python3 bench/report.py /tmp/bench.json /tmp/torch.json /tmp/cpu.json --out "$OUT" 2>&1 | tee -a "$OUT/summary.log"
 fi
 
+if want archs; then
+  # Architectures this GPU cannot run: proves the library and tests compile for Ampere (sm_80)
+  # and Blackwell RTX (sm_120), whose resource limits differ from Hopper's (not run here).
+  started=$(date +%s)
+  cmake -S . -B build-archs -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CUDA_ARCHITECTURES=80;120" \
+      -DCUDIST_BUILD_TOOLS=OFF > "$OUT/archs.log" 2>&1 &&
+    cmake --build build-archs -j"$(nproc)" >> "$OUT/archs.log" 2>&1
+  rc=$?
+  note "archs 80;120 build exit $rc in $(( $(date +%s) - started )) s;" \
+       "$(cuobjdump --list-elf build-archs/src/libcudist.a 2>/dev/null | grep -o 'sm_[0-9]*' | sort | uniq -c | tr '\n' ' ')"
+  [ $rc -eq 0 ] || { tail -40 "$OUT/archs.log"; status=1; }
+fi
+
 if want python; then
   if [ -f pyproject.toml ]; then
-    python3 -m pip install -q --no-build-isolation --no-deps --target /tmp/cudist-py -C build-dir=/tmp/cudist-py-build . > "$OUT/python.log" 2>&1 &&
-      PYTHONPATH=/tmp/cudist-py python3 -m pytest -v -rs python/tests >> "$OUT/python.log" 2>&1
-    rc=$?; note "python exit $rc: $(tail -1 "$OUT/python.log")"
-    PYTHONPATH=/tmp/cudist-py python3 scripts/python_demo.py 2>&1 | tee -a "$OUT/python.log"
+    # The wheel as a user installs it (static CUDA runtime, fresh venv), sm_90 only to build fast.
+    CUDIST_PYTHON_CUDA=ON CUDIST_PYTHON_ARCHS=90 CUDIST_PYTHON_BUILD_DIR=/tmp/cudist-py-build \
+      scripts/python_tests.sh -v > "$OUT/python.log" 2>&1
+    rc=$?; note "python exit $rc: $(grep '^python_tests:' "$OUT/python.log"); $(tail -1 "$OUT/python.log")"
+    /tmp/cudist-py-build/venv/bin/python scripts/python_demo.py 2>&1 | tee -a "$OUT/python.log"
     note "python demo exit ${PIPESTATUS[0]}"
     [ $rc -eq 0 ] || status=1
   fi

@@ -2,7 +2,8 @@
 # Installs what building and testing cudist needs, where it is missing: a C++17 compiler, CMake,
 # Ninja, GoogleTest, CLI11, nlohmann-json (Debian/Ubuntu packages) and, for the Python package and
 # its tests, numpy, scipy, pytest, nanobind, scikit-build-core, scikit-learn, dask[array] and
-# distributed (PyPI; cudist.dask's tests run on a dask.distributed LocalCluster). CUDA is
+# distributed (PyPI; cudist.dask's tests run on a dask.distributed LocalCluster), and matplotlib
+# for the benchmark pictures (cudist bench --plot). CUDA is
 # optional: with nvcc on PATH (or in /usr/local/cuda/bin) the CUDA backend is built too.
 set -euo pipefail
 
@@ -26,7 +27,7 @@ py_missing=$(python3 - <<'PY'
 import importlib.util
 mods = {"numpy": "numpy", "scipy": "scipy", "pytest": "pytest", "nanobind": "nanobind",
         "scikit_build_core": "scikit-build-core", "sklearn": "scikit-learn",
-        "dask": "dask[array]", "distributed": "distributed"}
+        "dask": "dask[array]", "distributed": "distributed", "matplotlib": "matplotlib"}
 print(" ".join(pkg for mod, pkg in mods.items() if importlib.util.find_spec(mod) is None))
 PY
 )

@@ -140,7 +140,7 @@ CaseResult k3_sift_self_join(Options const& opt) {
   reference::Matrix values{n, d, std::vector<double>(static_cast<std::size_t>(n * d))};
   for (std::int64_t e = 0; e < n * d; ++e) values.v[e] = static_cast<std::uint8_t const*>(corpus.data())[e];
   r.correct = check_knn(out, values, values, k, Metric::kEuclidean, 1e-6);
-  r.note = "exact uint8 L2 (dp4a); includes each point itself, as cdist + topk does; fp32 SIMT floor " +
+  r.note = "exact uint8 L2 (int8 MMA on sm_80+, else dp4a); includes each point itself, as cdist + topk does; fp32 SIMT floor " +
            std::to_string(static_cast<long long>(2e6 * pairs * d / opt.ceilings.fma_per_s)) + " us";
   return r;
 }

@@ -2,8 +2,8 @@
 """The CPU peers of BENCHMARKS.md, on the same machine and in the same run as `cudist bench`:
   cpu suite, C1: scipy.spatial.distance.cdist and sklearn's euclidean_distances on the same
       4000 x 20000 x 128 float32 problem as `cudist bench --suite cpu`;
-  semiring suite, A1 / A2: scipy.sparse.csgraph all-pairs shortest paths on the same graphs as
-      the APSP cases (Floyd-Warshall on a complete graph, Dijkstra on uscounties).
+  semiring suite, A1 / A2 / A3: scipy.sparse.csgraph all-pairs shortest paths on the same graphs
+      as the APSP cases (Floyd-Warshall on a complete graph, Dijkstra on uscounties and the road grid).
 Median of a few runs."""
 import argparse
 import json
@@ -53,12 +53,16 @@ def graph_peers(dense_n, sample_n):
     us = median_us(lambda: csgraph.floyd_warshall(w, directed=True), 1)
     scale = (dense_n / sample_n) ** 3
     counties = scipy.io.mmread(DATA / "sparse" / "uscounties.mtx").tocsr()
+    roads = scipy.io.mmread(DATA / "sparse" / "road_grid_15k.mtx").tocsr()
     return [
         {"id": "A1-scipy", "peer": "scipy floyd_warshall", "peer_us": us * scale,
          "note": f"measured on {sample_n} vertices ({us / 1e6:.2f} s) and scaled by "
                  f"({dense_n}/{sample_n})^3; float64"},
         {"id": "A2-scipy", "peer": "scipy shortest_path (Dijkstra)",
          "peer_us": median_us(lambda: csgraph.shortest_path(counties, method="D", directed=False), 1),
+         "note": "all sources on the sparse graph; float64"},
+        {"id": "A3-scipy", "peer": "scipy shortest_path (Dijkstra)",
+         "peer_us": median_us(lambda: csgraph.shortest_path(roads, method="D", directed=False), 1),
          "note": "all sources on the sparse graph; float64"},
     ]
 

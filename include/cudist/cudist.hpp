@@ -8,6 +8,7 @@
 #include "cudist/core/interrupt.hpp"
 #include "cudist/core/matrix_view.hpp"
 #include "cudist/core/memory_budget.hpp"
+#include "cudist/core/progress.hpp"
 #include "cudist/core/resources.hpp"
 #include "cudist/distance/pairwise.hpp"
 #include "cudist/neighbors/knn.hpp"

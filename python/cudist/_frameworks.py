@@ -12,6 +12,7 @@ passes one of their arrays.
 import contextlib
 import functools
 import math
+import numbers
 
 import numpy as np
 
@@ -260,6 +261,16 @@ def expect_2d(array, name):
     """scipy's check (and message) that an input is a matrix."""
     if array.ndim != 2:
         raise ValueError(f"{name} must be a 2-dimensional array, got {array.ndim} dimensions")
+
+
+def budget_bytes(memory_budget):
+    """A call's memory_budget as the extension takes it: bytes, 0 when not given."""
+    if memory_budget is None:
+        return 0
+    if (isinstance(memory_budget, bool) or not isinstance(memory_budget, numbers.Integral)
+            or memory_budget < 0):
+        raise ValueError(f"memory_budget must be a non-negative number of bytes, got {memory_budget!r}")
+    return int(memory_budget)
 
 
 def host_float64(obj):

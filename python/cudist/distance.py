@@ -8,7 +8,7 @@ import numpy as np
 from . import _cudist
 from ._distance_inputs import kernel_dtype, kernel_input, result_dtype
 from ._distance_matrices import is_valid_dm, is_valid_y, num_obs_dm, num_obs_y, squareform
-from ._frameworks import as_array, expect_2d, framework_of, placed
+from ._frameworks import as_array, budget_bytes, expect_2d, framework_of, placed
 from ._metric_args import metric_name, metric_params
 from .neighbors import knn
 
@@ -59,7 +59,8 @@ def _documented(function):
 
 
 @_documented
-def cdist(XA, XB, metric="euclidean", *, out=None, dtype=None, device=None, **kwargs):
+def cdist(XA, XB, metric="euclidean", *, out=None, dtype=None, device=None, memory_budget=None,
+          **kwargs):
     """Distance between each pair of rows of two collections, as scipy.spatial.distance.cdist.
 
     Computes ``Y[i, j] = metric(XA[i], XB[j])`` for every row i of XA and j of XB.
@@ -86,6 +87,10 @@ def cdist(XA, XB, metric="euclidean", *, out=None, dtype=None, device=None, **kw
     device : str or torch.device, optional
         Where to compute: 'cpu', 'cuda', 'cuda:N' or 'auto' (a GPU when one is present).
         Default: where XA lives.
+    memory_budget : int, optional
+        Bytes of device memory the call may hold at once for its output (default: the GPU's free
+        memory). An ``out`` in host memory (a NumPy array) larger than that is computed in
+        windows of rows streamed into it, so the result may be larger than the GPU.
     p : float
         minkowski only: the order, p > 0 (default 2; inf gives chebyshev).
     w : (n,) array_like
@@ -113,12 +118,13 @@ def cdist(XA, XB, metric="euclidean", *, out=None, dtype=None, device=None, **kw
     with placed(XA, device) as at:
         target, buffer = _outputs(at, (XA.shape[0], XB.shape[0]), result, written, out)
         _cudist.cdist(at.export(XA), at.export(XB), at.export(buffer), metric, at.device,
-                      at.stream, **params)
+                      at.stream, **params, memory_budget=budget_bytes(memory_budget))
     return _finished(buffer, target, out)
 
 
 @_documented
-def pdist(X, metric="euclidean", *, out=None, dtype=None, device=None, **kwargs):
+def pdist(X, metric="euclidean", *, out=None, dtype=None, device=None, memory_budget=None,
+          **kwargs):
     """Pairwise distances between the rows of X, condensed, as scipy.spatial.distance.pdist.
 
     Computes ``metric(X[i], X[j])`` for every pair i < j, in scipy's condensed order: the pair
@@ -128,7 +134,7 @@ def pdist(X, metric="euclidean", *, out=None, dtype=None, device=None, **kwargs)
     Parameters
     ----------
     X : (m, n) array: NumPy, torch.Tensor, cupy.ndarray or array_like
-    metric, dtype, device, p, w
+    metric, dtype, device, memory_budget, p, w
         As for cdist.
     V, VI
         As for cdist; the defaults are scipy's: the variances (ddof=1) and the inverse covariance
@@ -152,7 +158,8 @@ def pdist(X, metric="euclidean", *, out=None, dtype=None, device=None, **kwargs)
     m = X.shape[0]
     with placed(X, device) as at:
         target, buffer = _outputs(at, (m * (m - 1) // 2,), result, written, out)
-        _cudist.pdist(at.export(X), at.export(buffer), metric, at.device, at.stream, **params)
+        _cudist.pdist(at.export(X), at.export(buffer), metric, at.device, at.stream, **params,
+                      memory_budget=budget_bytes(memory_budget))
     return _finished(buffer, target, out)
 
 

@@ -14,7 +14,7 @@ import operator
 import numpy as np
 
 from . import _cudist
-from ._frameworks import as_array, dtype_name, expect_2d, framework_of, placed, readable
+from ._frameworks import as_array, budget_bytes, dtype_name, expect_2d, framework_of, placed, readable
 from ._metric_args import metric_name, metric_params
 
 __all__ = ["knn", "knn_batched", "match", "match_batched", "radius", "self_knn"]
@@ -69,7 +69,7 @@ def _offsets(who, offsets, name):
     return np.ascontiguousarray(offsets, dtype=np.int64)
 
 
-def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, **kwargs):
+def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, memory_budget=None, **kwargs):
     """The k nearest rows of XB to each row of XA.
 
     Returns
@@ -80,6 +80,10 @@ def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, **kwargs):
     With pad=True, k may exceed the number of rows of XB: the missing slots get index -1 and a
     NaN distance. Otherwise that is a ValueError. Equivalent to sorting each row of
     cdist(XA, XB, metric) and keeping the first k, without forming that matrix.
+
+    An XB in host memory (NumPy) whose rows exceed ``memory_budget`` bytes of device memory
+    (default: the GPU's free memory) is streamed to the device in chunks, and the chunks' top-k
+    merged exactly: the database may be larger than the GPU.
     """
     XA, XB, metric, params = _rows("knn", XA, XB, metric, kwargs)
     k = _k("knn", k)
@@ -87,7 +91,8 @@ def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, **kwargs):
         distances = at.empty((XA.shape[0], k), at.distance_dtype(XA))
         indices = at.empty((XA.shape[0], k), "int64")
         _cudist.knn(at.export(XA), at.export(XB), k, at.export(distances), at.export(indices),
-                    metric, pad, at.device, at.stream, **params)
+                    metric, pad, at.device, at.stream, **params,
+                    memory_budget=budget_bytes(memory_budget))
     return distances, indices
 
 

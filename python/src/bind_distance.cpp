@@ -27,12 +27,13 @@ namespace {
 void cdist_into(InputArray const& xa, InputArray const& xb, OutputArray const& out,
                 std::string const& metric, std::string const& device, std::uintptr_t stream,
                 double p, std::optional<ParamArray> const& w, std::optional<ParamArray> const& V,
-                std::optional<ParamArray> const& VI) {
+                std::optional<ParamArray> const& VI, std::uint64_t memory_budget) {
   ConstMatrixView const x = matrix_view(xa, "cdist: XA");
   ConstMatrixView const y = matrix_view(xb, "cdist: XB");
   MatrixView const o = matrix_view(out, "cdist: out");
   expect_distance_dtypes("cdist", x, y, "XA", "XB");
-  Resources const res(Device::parse(device), reinterpret_cast<void*>(stream));
+  Resources res(Device::parse(device), reinterpret_cast<void*>(stream));
+  res.memory_budget = memory_budget;
   expect_reachable(xa, res.device, "cdist: XA");
   expect_reachable(xb, res.device, "cdist: XB");
   expect_reachable(out, res.device, "cdist: out");
@@ -45,11 +46,12 @@ void cdist_into(InputArray const& xa, InputArray const& xb, OutputArray const& o
 void pdist_into(InputArray const& xa, OutputArray const& out, std::string const& metric,
                 std::string const& device, std::uintptr_t stream, double p,
                 std::optional<ParamArray> const& w, std::optional<ParamArray> const& V,
-                std::optional<ParamArray> const& VI) {
+                std::optional<ParamArray> const& VI, std::uint64_t memory_budget) {
   ConstMatrixView const x = matrix_view(xa, "pdist: X");
   MatrixView const o = row_vector_view(out, "pdist: out");
   expect_distance_dtypes("pdist", x, x, "X", "X");
-  Resources const res(Device::parse(device), reinterpret_cast<void*>(stream));
+  Resources res(Device::parse(device), reinterpret_cast<void*>(stream));
+  res.memory_budget = memory_budget;
   expect_reachable(xa, res.device, "pdist: X");
   expect_reachable(out, res.device, "pdist: out");
   Metric const m = metric_from_name(metric);
@@ -75,10 +77,12 @@ void bind_distance(nb::module_& m) {
       },
       "Every metric cdist and pdist compute, by scipy's name.");
   m.def("cdist", &cdist_into, "XA"_a, "XB"_a, "out"_a, "metric"_a, "device"_a, "stream"_a, "p"_a,
-        "w"_a.none(), "V"_a.none(), "VI"_a.none(),
-        "out[i, j] = metric(XA[i], XB[j]) on `device`, enqueued on `stream` (a cudaStream_t).");
+        "w"_a.none(), "V"_a.none(), "VI"_a.none(), "memory_budget"_a = 0,
+        "out[i, j] = metric(XA[i], XB[j]) on `device`, enqueued on `stream` (a cudaStream_t); an "
+        "out in host memory beyond memory_budget bytes (0: the GPU's free memory) is streamed to "
+        "in windows of rows.");
   m.def("pdist", &pdist_into, "X"_a, "out"_a, "metric"_a, "device"_a, "stream"_a, "p"_a,
-        "w"_a.none(), "V"_a.none(), "VI"_a.none(),
+        "w"_a.none(), "V"_a.none(), "VI"_a.none(), "memory_budget"_a = 0,
         "Condensed distances of the rows of X into the 1-D out, in scipy's order.");
 }
 

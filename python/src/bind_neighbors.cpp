@@ -86,8 +86,9 @@ void knn_into(InputArray const& xa, InputArray const& xb, std::int64_t k,
               OutputArray const& distances, OutputArray const& indices, std::string const& metric,
               bool pad, std::string const& device, std::uintptr_t stream, double p,
               std::optional<ParamArray> const& w, std::optional<ParamArray> const& V,
-              std::optional<ParamArray> const& VI) {
-  Rows const r = rows_of("knn", xa, xb, device, stream);
+              std::optional<ParamArray> const& VI, std::uint64_t memory_budget) {
+  Rows r = rows_of("knn", xa, xb, device, stream);
+  r.res.memory_budget = memory_budget;
   MatrixView const d = matrix_view(distances, "knn: distances");
   MatrixView const i = matrix_view(indices, "knn: indices");
   expect_reachable(distances, r.res.device, "knn: distances");
@@ -182,8 +183,9 @@ nb::tuple radius_of(InputArray const& xa, InputArray const& xb, double radius_va
 
 void bind_neighbors(nb::module_& m) {
   m.def("knn", &knn_into, "XA"_a, "XB"_a, "k"_a, "distances"_a, "indices"_a, "metric"_a, "pad"_a,
-        "device"_a, "stream"_a, "p"_a, "w"_a.none(), "V"_a.none(), "VI"_a.none(),
-        "The k nearest rows of XB per row of XA into (mA, k) distances and int64 indices.");
+        "device"_a, "stream"_a, "p"_a, "w"_a.none(), "V"_a.none(), "VI"_a.none(), "memory_budget"_a = 0,
+        "The k nearest rows of XB per row of XA into (mA, k) distances and int64 indices; an XB in "
+        "host memory beyond memory_budget bytes (0: the GPU's free memory) is streamed in chunks.");
   m.def("self_knn", &self_knn_of, "X"_a, "k"_a, "metric"_a, "exclude_self"_a, "pad"_a,
         "framework"_a, "home"_a, "device"_a, "stream"_a, "p"_a, "w"_a.none(), "V"_a.none(),
         "VI"_a.none(),

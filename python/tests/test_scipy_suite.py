@@ -24,8 +24,9 @@ def documented_failures():
     return set(re.findall(r"^- `(\S+)`", DIFFERENCES.read_text(), flags=re.MULTILINE))
 
 
-def run_upstream(test_files, tmp_path):
-    """(passed, failed) test ids of scipy's `test_files` run with cudist swapped in."""
+def run_upstream(test_files, tmp_path, device=None):
+    """(passed, failed) test ids of scipy's `test_files` run with cudist swapped in (cdist and
+    pdist computing on `device` when given)."""
     source = pathlib.Path(scipy_tests.__file__).parent
     for test_file in test_files:
         shutil.copy(source / test_file, tmp_path)
@@ -33,9 +34,12 @@ def run_upstream(test_files, tmp_path):
     (tmp_path / "pytest.ini").write_text("[pytest]\n")  # not this repository's configuration
     report = tmp_path / "report.xml"
     path = os.pathsep.join(filter(None, [str(HERE / "upstream"), os.environ.get("PYTHONPATH")]))
+    env = dict(os.environ, PYTHONPATH=path)
+    if device:
+        env["CUDIST_SCIPY_DEVICE"] = device
     subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "swap_in_cudist",
                     "-p", "no:cacheprovider", f"--junitxml={report}", *test_files],
-                   cwd=tmp_path, env=dict(os.environ, PYTHONPATH=path), capture_output=True,
+                   cwd=tmp_path, env=env, capture_output=True,
                    check=False)
     passed, failed = [], []
     for case in ElementTree.parse(report).iter("testcase"):
@@ -46,8 +50,9 @@ def run_upstream(test_files, tmp_path):
     return passed, failed
 
 
-def test_scipy_distance_suite(tmp_path):
-    passed, failed = run_upstream(["test_distance.py", "test_hausdorff.py"], tmp_path)
-    print(f"scipy's distance tests with cudist: {len(passed)} passed, {len(failed)} failed")
+@pytest.mark.parametrize("device", [None, pytest.param("cuda", marks=pytest.mark.gpu)], ids=["cpu", "cuda"])
+def test_scipy_distance_suite(tmp_path, device):
+    passed, failed = run_upstream(["test_distance.py", "test_hausdorff.py"], tmp_path, device)
+    print(f"scipy's distance tests with cudist on {device or 'cpu'}: {len(passed)} passed, {len(failed)} failed")
     assert len(passed) >= 0.95 * (len(passed) + len(failed)), sorted(failed)
     assert set(failed) <= documented_failures(), sorted(set(failed) - documented_failures())

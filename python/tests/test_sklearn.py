@@ -15,10 +15,13 @@ METRICS = [("minkowski", {}), ("minkowski", {"p": 3}), ("manhattan", {}), ("cheb
            ("cosine", {}), ("minkowski", {"w": np.arange(1.0, 6.0)})]
 
 
-def both(metric, params, **kwargs):
-    """(cudist's, sklearn's brute) NearestNeighbors with the same parameters."""
+DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]
+
+
+def both(metric, params, device=None, **kwargs):
+    """(cudist's on `device`, sklearn's brute) NearestNeighbors with the same parameters."""
     settings = dict(metric=metric, metric_params=params or None, **kwargs)
-    return (NearestNeighbors(**settings),
+    return (NearestNeighbors(device=device, **settings),
             sklearn_neighbors.NearestNeighbors(algorithm="brute", **settings))
 
 
@@ -33,16 +36,18 @@ def assert_same_neighbours(got, expected, rtol):
         assert set(i_got[row][sure]) == set(i_expected[row][sure])
 
 
-def test_sklearns_estimator_checks_pass():
-    check_estimator(NearestNeighbors())
+@pytest.mark.parametrize("device", DEVICES)
+def test_sklearns_estimator_checks_pass(device):
+    check_estimator(NearestNeighbors(device=device))
 
 
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("metric, params", METRICS)
-def test_kneighbors_equal_sklearn_brute_with_ties(metric, params, dtype, rng):
+def test_kneighbors_equal_sklearn_brute_with_ties(metric, params, dtype, device, rng):
     fitted = rng.integers(0, 4, (90, 5)).astype(dtype)  # few values: many equal distances
     queries = rng.integers(0, 4, (30, 5)).astype(dtype)
-    ours, theirs = both(metric, params, n_neighbors=7)
+    ours, theirs = both(metric, params, device, n_neighbors=7)
     ours.fit(fitted), theirs.fit(fitted)
     rtol = 1e-5 if dtype == np.float32 else 1e-12
     assert_same_neighbours(ours.kneighbors(queries), theirs.kneighbors(queries), rtol)
@@ -50,10 +55,11 @@ def test_kneighbors_equal_sklearn_brute_with_ties(metric, params, dtype, rng):
     assert ours.kneighbors(queries)[0].dtype == np.float64
 
 
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("metric, params", METRICS)
-def test_radius_neighbors_equal_sklearn_brute(metric, params, rng):
+def test_radius_neighbors_equal_sklearn_brute(metric, params, device, rng):
     fitted, queries = rng.standard_normal((120, 5)), rng.standard_normal((25, 5))
-    ours, theirs = both(metric, params, radius=1.1 if metric != "cosine" else 0.4)
+    ours, theirs = both(metric, params, device, radius=1.1 if metric != "cosine" else 0.4)
     ours.fit(fitted), theirs.fit(fitted)
     for X in (queries, None):
         got = ours.radius_neighbors(X, sort_results=True)

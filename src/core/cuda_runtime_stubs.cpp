@@ -25,5 +25,14 @@ void cuda_memcpy_2d_async(void*, std::size_t, void const*, std::size_t, std::siz
 }
 void cuda_stream_synchronize(void*) {}
 std::size_t cuda_free_memory() { return 0; }
+void* cuda_host_alloc(std::size_t, char const* who) { not_compiled(who); }
+void cuda_host_free(void*) noexcept {}
+bool cuda_pointer_is_pinned_host(void const*) { return false; }
+void* cuda_stream_create() { not_compiled("cuda_stream_create"); }
+void cuda_stream_destroy(void*) noexcept {}
+void* cuda_event_create() { not_compiled("cuda_event_create"); }
+void cuda_event_destroy(void*) noexcept {}
+void cuda_event_record(void*, void*) { not_compiled("cuda_event_record"); }
+void cuda_stream_wait_event(void*, void*) { not_compiled("cuda_stream_wait_event"); }
 
 }  // namespace cudist::detail

@@ -11,6 +11,7 @@
 #include "core/detail/memory.hpp"
 #include "core/detail/validate_view.hpp"
 #include "distance/detail/plan.hpp"
+#include "distance/detail/row_windows.hpp"
 
 namespace cudist {
 namespace detail {
@@ -38,7 +39,9 @@ void validate_output(char const* who, MatrixView out, std::int64_t rows, std::in
                                          << dtype_name(dtype) << " for these inputs");
 }
 
-/// Stages inputs to the backend, runs, and copies the result to `out` if it lives elsewhere.
+/// Stages inputs to the backend, runs, and copies the result to `out` if it lives elsewhere; a
+/// result in host memory larger than the device's memory budget is streamed to it in windows of
+/// rows (row_windows.hpp).
 void compute(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
              bool same, MatrixView out, detail::OutputLayout layout, Metric metric,
              MetricParams const& params) {
@@ -47,6 +50,17 @@ void compute(char const* who, Resources const& res, ConstMatrixView x, ConstMatr
   std::optional<Array> x_stage, y_stage, out_stage;
   ConstMatrixView const xs = detail::staged(x, res.device, res.stream, x_stage);
   ConstMatrixView const ys = same ? xs : detail::staged(y, res.device, res.stream, y_stage);
+  MatrixView const resolved_out = detail::resolved(out);
+  double const es = static_cast<double>(size_of(out.dtype));
+  std::int64_t const rows_per_window =
+      detail::window_rows(res, who, resolved_out.memory, x.rows, es * static_cast<double>(y.rows),
+                          es * static_cast<double>(out.size()));
+  if (rows_per_window > 0) {
+    detail::PlannedPairwise const planned =
+        detail::plan_pairwise(res, who, xs, ys, same, resolved_out, layout, metric, params);
+    detail::run_pairwise_in_windows(res, who, planned.problem, rows_per_window);
+    return;
+  }
   MatrixView const target = detail::staged_output(out, res.device, res.stream, false, out_stage);
   detail::PlannedPairwise const planned =
       detail::plan_pairwise(res, who, xs, ys, same, target, layout, metric, params);

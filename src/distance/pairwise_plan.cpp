@@ -74,6 +74,26 @@ std::vector<double> rows_for_estimate(Resources const& res, ConstMatrixView x, C
   return stacked_rows_f64(xh, staged(y, Device::cpu(), res.stream, hy));
 }
 
+/// seuclidean's default V: the column variances of the rows of x and y (of x alone for pdist).
+std::vector<double> estimated_variance(Resources const& res, char const* who, ConstMatrixView x,
+                                       ConstMatrixView y, OutputLayout layout) {
+  std::int64_t const sample = layout == OutputLayout::kCondensed ? x.rows : x.rows + y.rows;
+  CUDIST_EXPECTS(sample >= 2, who << ": seuclidean needs V, or at least 2 rows to estimate it");
+  return column_variance(rows_for_estimate(res, x, y, layout), x.cols);
+}
+
+/// mahalanobis's default VI: the inverse of the covariance of the same rows.
+std::vector<double> estimated_inverse_covariance(Resources const& res, char const* who, ConstMatrixView x,
+                                                 ConstMatrixView y, OutputLayout layout) {
+  std::int64_t const d = x.cols;
+  std::int64_t const sample = layout == OutputLayout::kCondensed ? x.rows : x.rows + y.rows;
+  CUDIST_EXPECTS(sample > d, who << ": mahalanobis needs VI, or more rows (" << sample
+                                 << ") than columns (" << d << ") to estimate the covariance");
+  auto inv = inverse(column_covariance(rows_for_estimate(res, x, y, layout), d), d);
+  CUDIST_EXPECTS(inv.has_value(), who << ": the covariance of x and y is singular; pass VI");
+  return std::move(*inv);
+}
+
 MetricPlan plan_metric(Resources const& res, char const* who, Metric metric, MetricParams const& prm,
                        ConstMatrixView x, ConstMatrixView y, OutputLayout layout) {
   std::int64_t const d = x.cols;
@@ -138,12 +158,7 @@ MetricPlan plan_metric(Resources const& res, char const* who, Metric metric, Met
     }
     case Metric::kSEuclidean: {
       reject_param(who, metric, has_w, "w");
-      std::vector<double> var = prm.V;
-      if (var.empty()) {
-        std::int64_t const sample = layout == OutputLayout::kCondensed ? x.rows : x.rows + y.rows;
-        CUDIST_EXPECTS(sample >= 2, who << ": seuclidean needs V, or at least 2 rows to estimate it");
-        var = column_variance(rows_for_estimate(res, x, y, layout), d);
-      }
+      std::vector<double> const var = prm.V.empty() ? estimated_variance(res, who, x, y, layout) : prm.V;
       CUDIST_EXPECTS(static_cast<std::int64_t>(var.size()) == d,
                      who << ": V has " << var.size() << " entries but the inputs have " << d << " columns");
       prep.col_scale.resize(d);
@@ -159,15 +174,8 @@ MetricPlan plan_metric(Resources const& res, char const* who, Metric metric, Met
     }
     case Metric::kMahalanobis: {
       reject_param(who, metric, has_w, "w");
-      std::vector<double> vi = prm.VI;
-      if (vi.empty()) {
-        std::int64_t const sample = layout == OutputLayout::kCondensed ? x.rows : x.rows + y.rows;
-        CUDIST_EXPECTS(sample > d, who << ": mahalanobis needs VI, or more rows (" << sample
-                                       << ") than columns (" << d << ") to estimate the covariance");
-        auto inv = inverse(column_covariance(rows_for_estimate(res, x, y, layout), d), d);
-        CUDIST_EXPECTS(inv.has_value(), who << ": the covariance of x and y is singular; pass VI");
-        vi = std::move(*inv);
-      }
+      std::vector<double> const vi =
+          prm.VI.empty() ? estimated_inverse_covariance(res, who, x, y, layout) : prm.VI;
       CUDIST_EXPECTS(static_cast<std::int64_t>(vi.size()) == d * d,
                      who << ": VI has " << vi.size() << " entries but must be " << d << " x " << d);
       auto l = cholesky_lower(vi, d);
@@ -303,6 +311,17 @@ void run_pairwise(Resources const& res, PairwiseProblem const& problem) {
   } else {
     cpu::pairwise(problem);
   }
+}
+
+MetricParams with_estimates(Resources const& res, char const* who, Metric metric, MetricParams params,
+                            ConstMatrixView x, ConstMatrixView y) {
+  if (metric == Metric::kSEuclidean && params.V.empty()) {
+    params.V = estimated_variance(res, who, x, y, OutputLayout::kFull);
+  }
+  if (metric == Metric::kMahalanobis && params.VI.empty()) {
+    params.VI = estimated_inverse_covariance(res, who, x, y, OutputLayout::kFull);
+  }
+  return params;
 }
 
 PlannedPairwise plan_pairwise(Resources const& res, char const* who, ConstMatrixView x,

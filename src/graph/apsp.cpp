@@ -1,6 +1,7 @@
 // API layer of all-pairs shortest paths: validate, check that the result fits the device, bring
-// the weights into the result's memory on the computing device, run blocked Floyd-Warshall, check
-// the diagonal for negative cycles, and hand the result back. No math here.
+// the weights into the result's memory on the computing device, run Bellman-Ford from every source
+// (sparse graphs) or blocked Floyd-Warshall (dense ones, and to name a vertex on a negative
+// cycle), check the diagonal for negative cycles, and hand the result back. No math here.
 #include "cudist/graph/apsp.hpp"
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include "cudist/core/memory_budget.hpp"
 #include "graph/detail/blocked_fw.hpp"
 #include "graph/detail/negative_cycle.hpp"
+#include "graph/detail/relaxation.hpp"
 
 namespace cudist {
 namespace {
@@ -110,7 +112,14 @@ void apsp(Resources const& res, ConstMatrixView weights, MatrixView dist, ApspOp
   MatrixView const next =
       next_r ? detail::staged_output(*next_r, res.device, res.stream, false, next_storage) : MatrixView{};
   copy(weights, d, res.stream);
-  detail::blocked_floyd_warshall(res, d, next, options.directed);
+  switch (detail::shortest_paths_by_relaxation(res, d, next, options.directed)) {
+    case detail::RelaxationOutcome::kSolved: break;
+    case detail::RelaxationOutcome::kNegativeCycle:
+      // Floyd-Warshall's negative diagonal names a vertex on the cycle for the error below.
+      copy(weights, d, res.stream);
+      [[fallthrough]];
+    case detail::RelaxationOutcome::kTooDense: detail::blocked_floyd_warshall(res, d, next, options.directed);
+  }
   expect_no_negative_cycle(res, detail::resolved(weights), d, options.directed);
   if (dist_storage) copy(d, dist_r, res.stream);
   if (next_storage) copy(next, *next_r, res.stream);

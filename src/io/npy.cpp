@@ -242,21 +242,6 @@ Array read_matrix_data(File& file, MatrixShape shape, DType dtype, bool fortran_
   return out;
 }
 
-std::string_view npy_descr_of(DType dtype, std::string const& path) {
-  switch (dtype) {
-    case DType::kFloat16: return "<f2";
-    case DType::kFloat32: return "<f4";
-    case DType::kFloat64: return "<f8";
-    case DType::kUInt8: return "|u1";
-    case DType::kInt16: return "<i2";
-    case DType::kInt32: return "<i4";
-    case DType::kInt64: return "<i8";
-    case DType::kBFloat16: break;
-  }
-  CUDIST_THROW(InvalidArgument, "write_npy: '" << path << "': " << dtype_name(dtype)
-                                               << " has no .npy dtype; convert it to float32");
-}
-
 void check_writable(ConstMatrixView m, std::string const& path) {
   CUDIST_EXPECTS(m.rows >= 0 && m.cols >= 0,
                  "write_npy: '" << path << "': negative shape " << m.rows << " x " << m.cols);
@@ -298,7 +283,7 @@ Array read_npy(std::string const& path) {
 
 void write_npy(std::string const& path, ConstMatrixView m, NpyShape shape) {
   check_writable(m, path);
-  std::string_view const descr = npy_descr_of(m.dtype, path);
+  std::string_view const descr = detail::npy_descr_of(m.dtype, "write_npy: '" + path + "'");
   std::optional<Array> staging;
   ConstMatrixView const host = cudist::detail::staged(m, Device::cpu(), nullptr, staging);
   std::vector<std::int64_t> const dims = shape == NpyShape::kVector

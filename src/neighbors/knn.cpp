@@ -10,6 +10,7 @@
 #include "core/detail/memory.hpp"
 #include "core/detail/validate_view.hpp"
 #include "neighbors/detail/backend.hpp"
+#include "neighbors/detail/database_chunks.hpp"
 #include "neighbors/detail/plan.hpp"
 
 namespace cudist {
@@ -47,6 +48,14 @@ void run_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatr
   if (x.rows == 0) return;
   require_device(res.device, who);
   cudist::detail::ScopedDevice const device_scope(res.device);
+  // A database in host memory beyond the memory budget is streamed in chunks (one problem only:
+  // a self-join or a batch is computed whole).
+  bool const one_problem = !self && batch.x_offsets.size() == 2;
+  if (std::int64_t const chunk_rows = one_problem ? neighbors::detail::database_chunk_rows(res, y) : 0) {
+    neighbors::detail::knn_in_database_chunks(who, res, x, y, k, metric, options, distances, indices,
+                                              chunk_rows);
+    return;
+  }
   PlannedSelect const planned = neighbors::detail::plan_select(
       who, res, x, y, batch, metric, options.params, self, exclude_self);
   std::optional<Array> d_stage, i_stage;

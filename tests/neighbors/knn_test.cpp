@@ -95,7 +95,7 @@ TEST(Knn, EveryInputDtype) {
     int lo, hi;
     bool exact;
   };
-  // uint8 euclidean with d % 4 == 0 takes the GPU's 4-bytes-per-instruction path; d = 7 does not.
+  // uint8 euclidean with d % 4 == 0 takes the GPU's packed path (int8 MMA on sm_80+, dp4a below); d = 7 does not.
   Case const cases[] = {{DType::kUInt8, Metric::kSqEuclidean, 128, 0, 255, true},
                         {DType::kUInt8, Metric::kEuclidean, 128, 0, 255, false},
                         {DType::kUInt8, Metric::kSqEuclidean, 7, 0, 255, true},

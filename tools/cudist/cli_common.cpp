@@ -9,6 +9,7 @@
 
 #include "cudist/core/error.hpp"
 #include "cudist/core/interrupt.hpp"
+#include "cudist/core/progress.hpp"
 
 namespace cudist::cli {
 
@@ -78,23 +79,28 @@ void stop_work_on_sigint() {
   sigaction(SIGINT, &action, nullptr);
 }
 
-void run_with_progress(std::int64_t total, double estimated_seconds, char const* label,
-                       std::function<void(std::int64_t, std::int64_t)> const& work) {
-  bool const long_job = estimated_seconds > 2.0;
-  bool const show = long_job && isatty(STDERR_FILENO);
-  std::int64_t const chunks = long_job ? 50 : 1;
-  std::int64_t const step = std::max<std::int64_t>(1, (total + chunks - 1) / chunks);
-  for (std::int64_t begin = 0; begin < total; begin += step) {
-    if (interrupt_requested()) throw Interrupted(std::string(label) + ": interrupted");
-    std::int64_t const end = std::min(total, begin + step);
-    work(begin, end);
-    if (show) {
-      int const pct = static_cast<int>(100 * end / total);
-      std::fprintf(stderr, "\r%s [%-50s] %3d%%", label, std::string(pct / 2, '#').c_str(), pct);
-      std::fflush(stderr);
-    }
-  }
-  if (show) std::fprintf(stderr, "\n");
+namespace {
+
+int drawn_percent = -1;  // the bar on screen; -1: none
+
+void draw_progress(char const* who, std::int64_t done, std::int64_t total) {
+  int const pct = total > 0 ? static_cast<int>(100 * done / total) : 100;
+  if (pct == drawn_percent) return;
+  drawn_percent = pct;
+  std::fprintf(stderr, "\r%s [%-50s] %3d%%", who, std::string(pct / 2, '#').c_str(), pct);
+  std::fflush(stderr);
+}
+
+}  // namespace
+
+TerminalProgress::TerminalProgress() {
+  if (isatty(STDERR_FILENO)) set_progress_hook(draw_progress);
+}
+
+TerminalProgress::~TerminalProgress() {
+  set_progress_hook(nullptr);
+  if (drawn_percent >= 0) std::fprintf(stderr, "\n");
+  drawn_percent = -1;
 }
 
 }  // namespace cudist::cli

@@ -3,7 +3,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,11 +42,15 @@ void refuse_clashing_files(std::vector<NamedPath> const& inputs, std::vector<Nam
 /// second Ctrl-C kills it at once.
 void stop_work_on_sigint();
 
-/// Runs work(begin, end) over [0, total), in chunks when the whole job is expected to take more
-/// than a couple of seconds: between chunks it stops on an interrupt request, and draws a
-/// progress bar on stderr when that is a terminal.
-void run_with_progress(std::int64_t total, double estimated_seconds, char const* label,
-                       std::function<void(std::int64_t, std::int64_t)> const& work);
+/// While it lives, the library's stepped calls (out-of-core cdist / pdist windows) draw a
+/// progress bar on stderr when stderr is a terminal; the bar's line is ended when it goes.
+class TerminalProgress {
+ public:
+  TerminalProgress();
+  ~TerminalProgress();
+  TerminalProgress(TerminalProgress const&) = delete;
+  TerminalProgress& operator=(TerminalProgress const&) = delete;
+};
 
 /// Seconds since `start`.
 inline double seconds_since(std::chrono::steady_clock::time_point start) {

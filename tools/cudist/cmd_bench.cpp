@@ -2,6 +2,7 @@
 // % of floor, peer, speed-up) and writes it as JSON.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -20,6 +21,7 @@ namespace {
 struct BenchArgs {
   std::vector<std::string> suites;
   std::string json;
+  std::string plot;
   bool quick = false;
   int repeats = 20;
 };
@@ -37,6 +39,19 @@ nlohmann::json to_json(bench::CaseResult const& r, std::string const& suite) {
           {"time_us", r.time_us},  {"floor_us", r.floor_us}, {"floor_basis", r.floor_basis},
           {"peer", r.peer},        {"peer_us", r.peer_us},   {"correct", r.correct},
           {"note", r.note}};
+}
+
+/// Runs bench/plot.py on the results file (python3 with matplotlib on PATH); the command line
+/// run, or "" when it succeeded.
+std::string draw_plot(std::string const& json, std::string const& picture) {
+  auto quoted = [](std::string const& path) {  // one shell word: '...' with ' written as '\''
+    std::string q = "'";
+    for (char ch : path) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    return q + "'";
+  };
+  std::string const command = "python3 " + quoted(CUDIST_PLOT_SCRIPT) + " " + quoted(json) + " " + quoted(picture);
+  std::fflush(stdout);
+  return std::system(command.c_str()) == 0 ? "" : command;
 }
 
 void run_bench(BenchArgs const& a) {
@@ -70,9 +85,19 @@ void run_bench(BenchArgs const& a) {
   }
   if (ran == 0) throw InvalidArgument("bench: no suite matches the --suite names given");
   doc["cases"] = cases;
-  if (!a.json.empty()) {
-    std::ofstream f(a.json);
-    if (!(f << doc.dump(2) << "\n")) throw FileError("bench: cannot write '" + a.json + "'");
+  // The picture is drawn by bench/plot.py (matplotlib) from the JSON: --json's file, or a
+  // scratch file beside the picture.
+  std::string const json = !a.json.empty() ? a.json : (a.plot.empty() ? "" : a.plot + ".json");
+  if (!json.empty()) {
+    std::ofstream f(json);
+    if (!(f << doc.dump(2) << "\n")) throw FileError("bench: cannot write '" + json + "'");
+  }
+  if (!a.plot.empty()) {
+    std::string const failed = draw_plot(json, a.plot);
+    if (a.json.empty()) std::remove(json.c_str());
+    if (!failed.empty()) {
+      throw Error("bench: --plot failed: `" + failed + "` (needs python3 with matplotlib: scripts/setup.sh)");
+    }
   }
 }
 
@@ -83,6 +108,7 @@ void add_bench_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("bench", "run the benchmark suites against their floors and peers");
   cmd->add_option("--suite", args->suites, "suite names (dense, knn, semiring, sparse, cpu); default all");
   cmd->add_option("--json", args->json, "write the results as JSON");
+  cmd->add_option("--plot", args->plot, "draw the results as a roofline-style picture (.png, .svg; bench/plot.py)");
   cmd->add_option("--repeats", args->repeats, "timed runs per case (median reported)")->default_val(20);
   cmd->add_flag("--quick", args->quick, "smaller sizes: a smoke test, not a measurement");
   cmd->callback([args] { run_bench(*args); });

@@ -1,4 +1,5 @@
 // cudist cdist / pdist: distance matrices between .npy / .fvecs / .bvecs files.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -19,54 +20,69 @@ struct DistanceArgs {
   bool quiet = false;
 };
 
-/// A rough time estimate for the progress bar: 2 instructions per element at 30 T/s on a GPU,
-/// 50 G/s on a CPU.
-double estimate_seconds(double elements, Device device) {
-  return elements * 2 / (device.is_cuda() ? 30e12 : 50e9);
+/// Resources for a distance command. On the CPU a job expected to run for more than a couple of
+/// seconds gets a memory budget of 1/25 of its output (at least two of its rows, of `row_bytes`
+/// each), so that it is computed in ~50 windows of rows and the progress bar moves (a GPU streams
+/// windows only when the output exceeds its memory). The estimate: 2 instructions per element at
+/// 50 G/s.
+Resources resources_for(std::string const& device, double elements, double output_bytes, double row_bytes) {
+  Resources res(Device::parse(device));
+  constexpr double kCpuInstructionsPerSecond = 50e9;
+  constexpr double kSecondsWorthABar = 2.0;
+  if (!res.device.is_cuda() && elements * 2 / kCpuInstructionsPerSecond > kSecondsWorthABar) {
+    res.memory_budget = static_cast<std::uint64_t>(std::max(output_bytes / 25, 2 * row_bytes));
+  }
+  return res;
 }
 
+void report(DistanceArgs const& a, char const* what, Metric metric, Array const& x, std::string const& shape,
+            Resources const& res, double secs) {
+  if (a.quiet) return;
+  std::printf("%s %s: %s (d=%lld, %s) on %s in %.3f s -> %s\n", what, std::string(metric_name(metric)).c_str(),
+              shape.c_str(), static_cast<long long>(x.cols()), std::string(dtype_name(x.dtype())).c_str(),
+              res.device.str().c_str(), secs, a.output.c_str());
+}
+
+/// cdist / pdist into a .npy written in place (io::NpyFileOutput): a result larger than the GPU
+/// streams into the file's pages, and an interrupted or failed job leaves no file behind.
 void run_cdist(DistanceArgs const& a) {
   refuse_clashing_files({{"X", a.x}, {"Y", a.y}}, {{"--output", a.output}});
   Array const x = io::read_matrix(a.x);
   Array const y = io::read_matrix(a.y);
-  Resources const res(Device::parse(a.device));
   Metric const metric = a.metric.parsed();
-  Array out = Array::allocate(x.rows(), y.rows(), distance_output_dtype(x.dtype()), Device::cpu());
+  DType const dtype = distance_output_dtype(x.dtype());
+  io::NpyFileOutput out(a.output, x.rows(), y.rows(), dtype);
+  double const row_bytes = double(y.rows()) * double(size_of(dtype));
+  Resources const res = resources_for(a.device, double(x.rows()) * double(y.rows()) * double(x.cols()),
+                                      double(x.rows()) * row_bytes, row_bytes);
   auto const start = std::chrono::steady_clock::now();
-  double const elements = double(x.rows()) * y.rows() * x.cols();
-  std::size_t const esize = size_of(x.dtype());
-  std::size_t const osize = size_of(out.dtype());
-  run_with_progress(x.rows(), estimate_seconds(elements, res.device), "cdist", [&](std::int64_t b, std::int64_t e) {
-    ConstMatrixView const xs(static_cast<char const*>(x.data()) + b * x.cols() * esize, e - b, x.cols(), x.cols(),
-                             x.dtype(), Memory::kHost);
-    MatrixView const os(static_cast<char*>(out.data()) + b * out.cols() * osize, e - b, out.cols(), out.cols(),
-                        out.dtype(), Memory::kHost);
-    cdist(res, xs, y, os, metric, a.metric.params());
-  });
-  double const secs = seconds_since(start);
-  io::write_npy(a.output, out);
-  if (!a.quiet) {
-    std::printf("cdist %s: %lld x %lld (d=%lld, %s) on %s in %.3f s -> %s\n", std::string(metric_name(metric)).c_str(),
-                static_cast<long long>(x.rows()), static_cast<long long>(y.rows()), static_cast<long long>(x.cols()),
-                std::string(dtype_name(x.dtype())).c_str(), res.device.str().c_str(), secs, a.output.c_str());
+  {
+    TerminalProgress const bar;
+    cdist(res, x, y, out.view(), metric, a.metric.params());
   }
+  double const secs = seconds_since(start);
+  out.commit();
+  report(a, "cdist", metric, x, std::to_string(x.rows()) + " x " + std::to_string(y.rows()), res, secs);
 }
 
 void run_pdist(DistanceArgs const& a) {
   refuse_clashing_files({{"X", a.x}}, {{"--output", a.output}});
   Array const x = io::read_matrix(a.x);
-  Resources const res(Device::parse(a.device));
   Metric const metric = a.metric.parsed();
+  DType const dtype = distance_output_dtype(x.dtype());
+  std::int64_t const pairs = x.rows() * (x.rows() - 1) / 2;
+  io::NpyFileOutput out(a.output, 1, pairs, dtype, io::NpyShape::kVector);
+  Resources const res = resources_for(a.device, double(pairs) * double(x.cols()), double(pairs) * double(size_of(dtype)),
+                                      double(x.rows()) * double(size_of(dtype)));
   auto const start = std::chrono::steady_clock::now();
-  Array const out = pdist(res, x, metric, a.metric.params());
-  double const secs = seconds_since(start);
-  io::write_npy(a.output, out, io::NpyShape::kVector);
-  if (!a.quiet) {
-    std::printf("pdist %s: %lld points (d=%lld, %s) -> %lld distances on %s in %.3f s -> %s\n",
-                std::string(metric_name(metric)).c_str(), static_cast<long long>(x.rows()),
-                static_cast<long long>(x.cols()), std::string(dtype_name(x.dtype())).c_str(),
-                static_cast<long long>(out.cols()), res.device.str().c_str(), secs, a.output.c_str());
+  {
+    TerminalProgress const bar;
+    pdist(res, x, out.view(), metric, a.metric.params());
   }
+  double const secs = seconds_since(start);
+  out.commit();
+  report(a, "pdist", metric, x, std::to_string(x.rows()) + " points -> " + std::to_string(pairs) + " distances",
+         res, secs);
 }
 
 }  // namespace

@@ -46,6 +46,7 @@ void run_knn(NeighborArgs const& a) {
   if (a.y.empty()) {
     r = self_knn(res, x, a.k, a.metric.parsed(), a.include_self ? SelfJoin::kIncludeSelf : SelfJoin::kExcludeSelf, opt);
   } else {
+    TerminalProgress const bar;  // a database larger than the GPU is searched in chunks
     r = knn(res, x, io::read_matrix(a.y), a.k, a.metric.parsed(), opt);
   }
   Array const indices = Array::copy_of(r.indices, Device::cpu(), res.stream);

@@ -121,7 +121,7 @@ void add_semiring_commands(CLI::App& app) {
   mp->callback([pargs] { run_product(*pargs); });
 
   auto aargs = std::make_shared<ApspArgs>();
-  CLI::App* ap = app.add_subcommand("apsp", "all-pairs shortest paths of a graph (blocked Floyd-Warshall)");
+  CLI::App* ap = app.add_subcommand("apsp", "all-pairs shortest paths of a graph (Bellman-Ford from every source when sparse, else blocked Floyd-Warshall)");
   ap->add_option("G", aargs->graph, "graph as a Matrix Market file (.mtx; entry (i, j) = edge i -> j)")
       ->required()
       ->check(CLI::ExistingFile);

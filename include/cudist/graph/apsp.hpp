@@ -1,6 +1,8 @@
-// All-pairs shortest paths of a weighted graph: blocked Floyd-Warshall (n^3 work) whose bulk is
-// the min-plus product of the semiring engine, with an optional next-hop matrix from which any
-// shortest path can be read, and negative-cycle detection.
+// All-pairs shortest paths of a weighted graph, with an optional next-hop matrix from which any
+// shortest path can be read, and negative-cycle detection. Sparse graphs (at most n^2 / 32 edges,
+// e.g. road networks) run Bellman-Ford from every source at once (n x edges per round, as many
+// rounds as the longest shortest path has edges); dense ones blocked Floyd-Warshall (n^3 work),
+// whose bulk is the min-plus product of the semiring engine.
 //
 // A graph is a dense (n, n) weight matrix (weights[i][j] is the edge i -> j; +inf or NaN: no
 // edge) or an edge list (sparse::Triplets, e.g. from a Matrix Market file; parallel edges keep

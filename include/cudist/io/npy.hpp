@@ -2,6 +2,8 @@
 // C or Fortran order) and the TEXMEX .fvecs / .bvecs / .ivecs vector files.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <string>
 
 #include "cudist/core/array.hpp"
@@ -33,6 +35,33 @@ enum class NpyShape { kMatrix, kVector };
 ///        created then.
 /// @throw FileError naming the path when it cannot be created or written (e.g. a full disk).
 void write_npy(std::string const& path, ConstMatrixView m, NpyShape shape = NpyShape::kMatrix);
+
+/// A .npy file that a computation writes in place, for results too large to hold in memory
+/// beside their file (out-of-core cdist / pdist): the file is created under a temporary name
+/// next to `path`, with its header written and its whole size reserved on disk (a full disk is
+/// reported here, not half way), and mapped into memory; view() is where the result goes, and
+/// commit() moves the file to `path`. Destroyed without commit() (an error, an interrupt), it
+/// removes the temporary file, so `path` never holds a partial result. A `path` that is not a
+/// regular file (/dev/stdout) gets the data written at commit() from a buffer in memory instead.
+class NpyFileOutput {
+ public:
+  /// @throw InvalidArgument for bfloat16 or a negative shape; FileError naming the path when the
+  ///        file cannot be created, sized or mapped (e.g. too little disk space).
+  NpyFileOutput(std::string const& path, std::int64_t rows, std::int64_t cols, DType dtype,
+                NpyShape shape = NpyShape::kMatrix);
+  ~NpyFileOutput();
+  NpyFileOutput(NpyFileOutput const&) = delete;
+  NpyFileOutput& operator=(NpyFileOutput const&) = delete;
+
+  /// The rows x cols data, dense, in host memory (the file's pages).
+  MatrixView view();
+  /// Finishes the file and moves it to `path`. @throw FileError naming the path.
+  void commit();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 /// Reads .fvecs (float32), .bvecs (uint8) or .ivecs (int32), chosen by the file's extension
 /// (any case): each record is a little-endian int32 dimension d > 0 followed by d values, and

@@ -3,6 +3,7 @@ cudist's functions in place of scipy.spatial.distance's while the test module is
 that its `from scipy.spatial.distance import cdist, ...` binds cudist's, then restores scipy's, so
 that the references the tests compare with (scipy's metric functions) stay scipy's own."""
 
+import functools
 import os
 
 import pytest
@@ -14,9 +15,25 @@ _SCIPY = {name: getattr(scipy.spatial.distance, name) for name in cudist.distanc
           if hasattr(scipy.spatial.distance, name)}
 
 
+def _on_device(function, device):
+    """cudist's `function` computing on `device` (NumPy in, NumPy out, as the tests expect)."""
+
+    @functools.wraps(function)
+    def computed_there(*args, **kwargs):
+        kwargs.setdefault("device", device)
+        return function(*args, **kwargs)
+
+    return computed_there
+
+
 def pytest_sessionstart(session):
+    # CUDIST_SCIPY_DEVICE=cuda: cdist and pdist compute on the GPU (test_scipy_suite.py's GPU run).
+    device = os.environ.get("CUDIST_SCIPY_DEVICE")
     for name in _SCIPY:
-        setattr(scipy.spatial.distance, name, getattr(cudist.distance, name))
+        function = getattr(cudist.distance, name)
+        if device and name in ("cdist", "pdist"):
+            function = _on_device(function, device)
+        setattr(scipy.spatial.distance, name, function)
 
 
 def pytest_collection_finish(session):

@@ -76,4 +76,57 @@ std::size_t cuda_free_memory() {
   return free_b;
 }
 
+void* cuda_host_alloc(std::size_t bytes, char const* who) {
+  if (bytes == 0) return nullptr;
+  void* p = nullptr;
+  cudaError_t const err = cudaHostAlloc(&p, bytes, cudaHostAllocDefault);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    CUDIST_THROW(OutOfMemory, who << ": cannot allocate " << bytes
+                                  << " bytes of page-locked host memory: " << cudaGetErrorString(err));
+  }
+  return p;
+}
+
+void cuda_host_free(void* p) noexcept {
+  if (p != nullptr) cudaFreeHost(p);
+}
+
+bool cuda_pointer_is_pinned_host(void const* p) {
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attr.type == cudaMemoryTypeHost;
+}
+
+void* cuda_stream_create() {
+  cudaStream_t s = nullptr;
+  CUDIST_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  return s;
+}
+
+void cuda_stream_destroy(void* stream) noexcept {
+  if (stream != nullptr) cudaStreamDestroy(static_cast<cudaStream_t>(stream));
+}
+
+void* cuda_event_create() {
+  cudaEvent_t e = nullptr;
+  CUDIST_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  return e;
+}
+
+void cuda_event_destroy(void* event) noexcept {
+  if (event != nullptr) cudaEventDestroy(static_cast<cudaEvent_t>(event));
+}
+
+void cuda_event_record(void* event, void* stream) {
+  CUDIST_CUDA_TRY(cudaEventRecord(static_cast<cudaEvent_t>(event), static_cast<cudaStream_t>(stream)));
+}
+
+void cuda_stream_wait_event(void* stream, void* event) {
+  CUDIST_CUDA_TRY(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), static_cast<cudaEvent_t>(event), 0));
+}
+
 }  // namespace cudist::detail

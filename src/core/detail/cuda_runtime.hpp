@@ -23,6 +23,17 @@ void cuda_memcpy_2d_async(void* dst, std::size_t dpitch, void const* src, std::s
 void cuda_stream_synchronize(void* stream);
 std::size_t cuda_free_memory();
 
+// For pipelines that overlap kernels with copies to the host (out-of-core outputs).
+void* cuda_host_alloc(std::size_t bytes, char const* who);  ///< page-locked; throws OutOfMemory
+void cuda_host_free(void* p) noexcept;
+bool cuda_pointer_is_pinned_host(void const* p);  ///< page-locked or registered host memory
+void* cuda_stream_create();                       ///< a non-blocking stream on the current device
+void cuda_stream_destroy(void* stream) noexcept;
+void* cuda_event_create();                        ///< without timing
+void cuda_event_destroy(void* event) noexcept;
+void cuda_event_record(void* event, void* stream);
+void cuda_stream_wait_event(void* stream, void* event);
+
 /// For a CUDA device: makes it the calling thread's current device for the scope's lifetime and
 /// restores the caller's device afterwards, so a call on cuda:1 does not leave cuda:1 current.
 /// Nothing for the CPU.

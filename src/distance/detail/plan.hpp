@@ -27,6 +27,12 @@ PlannedPairwise plan_pairwise(Resources const& res, char const* who, ConstMatrix
                               ConstMatrixView y, bool same, MatrixView out, OutputLayout layout,
                               Metric metric, MetricParams const& params);
 
+/// `params` with the defaults plan_pairwise would estimate from all rows of x and y filled in
+/// (seuclidean's V, mahalanobis's VI), for calls that plan pieces of y one at a time (knn over
+/// database chunks): every piece then uses the estimate of the whole. x and y in any memory.
+MetricParams with_estimates(Resources const& res, char const* who, Metric metric, MetricParams params,
+                            ConstMatrixView x, ConstMatrixView y);
+
 /// Runs a planned problem on res.device.
 void run_pairwise(Resources const& res, PairwiseProblem const& problem);
 

@@ -47,6 +47,19 @@ struct PairwiseProblem {
   OpSpec op;
   OutputLayout layout = OutputLayout::kFull;
   bool zero_diagonal = false;  // x is y: finite diagonal entries are written as exact 0
+  /// The rows of the result computed: rows row_begin .. row_end - 1 of x (row_end < 0: all of
+  /// them). out holds only those rows: full, row r at out row r - row_begin; condensed, the
+  /// entries from the first one of row row_begin on. Out-of-core calls run one window at a time.
+  std::int64_t row_begin = 0;
+  std::int64_t row_end = -1;
+
+  std::int64_t window_end() const { return row_end < 0 ? x.rows : row_end; }
 };
+
+/// Index in scipy's condensed order of the first entry of row `row` (pairs (row, row + 1 ..)) of
+/// n points: n*row - row*(row+1)/2.
+inline std::int64_t condensed_row_start(std::int64_t n, std::int64_t row) {
+  return n * row - row * (row + 1) / 2;
+}
 
 }  // namespace cudist::detail

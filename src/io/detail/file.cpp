@@ -57,7 +57,8 @@ File File::open_for_writing(std::string const& path, std::string_view who) {
   // The temporary file goes next to the file the path names (through any symbolic link), so that
   // the rename stays on one file system and replaces that file; its hidden name is no reader's
   // idea of the output. O_EXCL and a per-process counter keep concurrent writers of one path
-  // apart; mode 0666 lets the umask decide, as fopen would.
+  // apart; mode 0666 lets the umask decide, as fopen would. Read-write, so that NpyFileOutput
+  // can map it shared.
   std::string target = path;
   if (char* resolved = exists ? ::realpath(path.c_str(), nullptr) : nullptr) {
     target = resolved;
@@ -71,7 +72,7 @@ File File::open_for_writing(std::string const& path, std::string_view who) {
   int fd = -1;
   for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
     temp = dir + "." + name + ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0 && errno != EEXIST) break;
   }
   if (fd < 0) throw_cannot_open(who, path, "writing", errno);
@@ -91,6 +92,11 @@ std::uint64_t File::size() const {
     CUDIST_THROW(FileError, where_ << ": cannot read the file size: " << std::strerror(errno));
   }
   return static_cast<std::uint64_t>(info.st_size);
+}
+
+bool File::is_regular() const {
+  struct stat info {};
+  return fstat(descriptor(), &info) == 0 && S_ISREG(info.st_mode);
 }
 
 std::size_t File::read_up_to(void* dst, std::size_t bytes) {

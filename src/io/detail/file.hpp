@@ -40,6 +40,11 @@ class File {
   void seek(std::uint64_t offset);
 
   void write_all(void const* src, std::size_t bytes);
+  /// The open file's descriptor, for mapping it into memory (nothing may be buffered: write_all
+  /// before mapping is not seen through the map until close()).
+  int descriptor() const { return fileno(file_.get()); }
+  /// Whether the file is a regular file (not a device or a pipe such as /dev/stdout).
+  bool is_regular() const;
   /// Flushes and closes a file being written (a full disk often shows up only here), then renames
   /// it to the path it was opened for.
   void close();

@@ -197,4 +197,18 @@ std::string format_npy_header(std::string_view descr, std::vector<std::int64_t> 
   return out;
 }
 
+std::string_view npy_descr_of(DType dtype, std::string_view where) {
+  switch (dtype) {
+    case DType::kFloat16: return "<f2";
+    case DType::kFloat32: return "<f4";
+    case DType::kFloat64: return "<f8";
+    case DType::kUInt8: return "|u1";
+    case DType::kInt16: return "<i2";
+    case DType::kInt32: return "<i4";
+    case DType::kInt64: return "<i8";
+    case DType::kBFloat16: break;
+  }
+  CUDIST_THROW(InvalidArgument, where << ": " << dtype_name(dtype) << " has no .npy dtype; convert it to float32");
+}
+
 }  // namespace cudist::io::detail

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cudist/core/dtype.hpp"
+
 namespace cudist::io::detail {
 
 /// "\x93NUMPY", the first six bytes of every .npy file.
@@ -29,5 +31,9 @@ NpyHeader parse_npy_header(std::string_view text, std::string_view where);
 /// padded with spaces and a newline so that the data starts on a 64-byte boundary, as NumPy does.
 /// Version 1.0, or 2.0 when the header does not fit 1.0's 16-bit length.
 std::string format_npy_header(std::string_view descr, std::vector<std::int64_t> const& shape);
+
+/// The descr NumPy writes for `dtype` ("<f4"); InvalidArgument prefixed by `where` for bfloat16,
+/// which has none.
+std::string_view npy_descr_of(DType dtype, std::string_view where);
 
 }  // namespace cudist::io::detail

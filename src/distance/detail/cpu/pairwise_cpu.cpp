@@ -17,23 +17,25 @@
 namespace cudist::detail::cpu {
 namespace {
 
-/// Writes one finished value where the layout puts (i, j).
+/// Writes one finished value where the layout puts (i, j); i is a row of the whole result, out
+/// holds the window from row first_row on.
 template <class Out>
 struct Writer {
   Out* out;
-  std::int64_t stride;  // full layout
-  std::int64_t n;       // condensed layout: number of points
+  std::int64_t stride;     // full layout
+  std::int64_t n;          // condensed layout: number of points
+  std::int64_t first_row;  // the window's first row
   OutputLayout layout;
   bool zero_diagonal;
 
   void operator()(std::int64_t i, std::int64_t j, Out v) const {
     if (layout == OutputLayout::kCondensed) {
       if (j <= i) return;
-      out[n * i - i * (i + 1) / 2 + (j - i - 1)] = v;
+      out[condensed_row_start(n, i) - condensed_row_start(n, first_row) + (j - i - 1)] = v;
       return;
     }
     if (zero_diagonal && i == j && std::isfinite(static_cast<double>(v))) v = Out(0);
-    out[i * stride + j] = v;
+    out[(i - first_row) * stride + j] = v;
   }
 };
 
@@ -45,8 +47,9 @@ void run_tiles(PairwiseProblem const& p, Op const& op) {
   auto const* x = static_cast<Elem const*>(p.x.data);
   auto const* y = static_cast<Elem const*>(p.y.data);
   auto const* w = static_cast<C const*>(p.op.weights);
-  std::int64_t const m = p.x.rows, n = p.y.rows, d = p.x.cols;
-  Writer<Out> const write{static_cast<Out*>(p.out.data), p.out.stride, m, p.layout,
+  std::int64_t const n = p.y.rows, d = p.x.cols;
+  std::int64_t const first = p.row_begin, rows = p.window_end() - p.row_begin;
+  Writer<Out> const write{static_cast<Out*>(p.out.data), p.out.stride, p.x.rows, first, p.layout,
                           p.zero_diagonal};
 
   auto const pack_rows_of_y = [&](C* dst, std::int64_t jg, std::int64_t j_last) {
@@ -56,17 +59,20 @@ void run_tiles(PairwiseProblem const& p, Op const& op) {
     }
   };
   bool const condensed = p.layout == OutputLayout::kCondensed;
+  // The tiles count rows from the window's first; the op and the writer see rows of the result.
   auto const below_diagonal = [&](std::int64_t i0, std::int64_t, std::int64_t j1) {
-    return condensed && j1 <= i0 + 1;
+    return condensed && j1 <= first + i0 + 1;
   };
-  contract_tiles(op, x, p.x.stride, m, n, d, w, pack_rows_of_y, below_diagonal,
-                 [&](std::int64_t i, std::int64_t j, Acc const& acc) { write(i, j, op.finish(acc, i, j)); });
+  contract_tiles(op, x + first * p.x.stride, p.x.stride, rows, n, d, w, pack_rows_of_y, below_diagonal,
+                 [&](std::int64_t i, std::int64_t j, Acc const& acc) {
+                   write(first + i, j, op.finish(acc, first + i, j));
+                 });
 }
 
 }  // namespace
 
 void pairwise(PairwiseProblem const& p) {
-  if (p.x.rows == 0 || p.y.rows == 0) return;
+  if (p.window_end() == p.row_begin || p.y.rows == 0) return;
   switch (p.x.dtype) {
     case DType::kFloat32:
       return dispatch_floating_op<float, float>(p, [&](auto op) { run_tiles<decltype(op), float>(p, op); });

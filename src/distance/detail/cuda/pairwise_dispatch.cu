@@ -6,7 +6,7 @@
 namespace cudist::detail::cuda {
 
 void pairwise(PairwiseProblem const& pr, void* stream) {
-  if (pr.x.rows == 0 || pr.y.rows == 0) return;
+  if (pr.window_end() == pr.row_begin || pr.y.rows == 0) return;
   auto const s = static_cast<cudaStream_t>(stream);
   switch (pr.x.dtype) {
     case DType::kFloat32: return pairwise_float(pr, s);

@@ -76,6 +76,9 @@ struct PairwiseTileKernel {
     bool x_vec, y_vec, out_vec;  // 16-byte-capable rows
     OutputLayout layout;
     bool zero_diagonal;
+    // The store consumer's window: rows row_begin .. row_end - 1 of the result, out holding only
+    // them (full: row r at out row r - row_begin; condensed: from entry out_first on).
+    std::int64_t row_begin, row_end, out_first;
     C const* weights;  // (d) for weighted ops, else null
     Op op;
   };
@@ -259,7 +262,7 @@ struct PairwiseTileKernel {
 
   /// The store consumer: one tile per block, written full or condensed.
   __device__ void operator()(Params const& p, SharedStorage& s) const {
-    std::int64_t const row0 = static_cast<std::int64_t>(blockIdx.y) * kBM;
+    std::int64_t const row0 = p.row_begin + static_cast<std::int64_t>(blockIdx.y) * kBM;
     std::int64_t const col0 = static_cast<std::int64_t>(blockIdx.x) * kBN;
     if (p.layout == OutputLayout::kCondensed && col0 + kBN <= row0 + 1) return;  // below diagonal
     Acc acc[kTM][kTN];
@@ -276,13 +279,13 @@ struct PairwiseTileKernel {
     }
   }
 
-  /// Writes one value where the layout puts (row, col); row < m, col < n.
+  /// Writes one value where the layout puts (row, col) of the window; row < row_end, col < n.
   __device__ static void store_value(Params const& p, std::int64_t row, std::int64_t col, Out v) {
     if (p.zero_diagonal && row == col && isfinite(static_cast<double>(v))) v = Out(0);
     if (p.layout == OutputLayout::kCondensed) {
-      if (col > row) p.out[p.m * row - row * (row + 1) / 2 + col - row - 1] = v;
+      if (col > row) p.out[p.m * row - row * (row + 1) / 2 + col - row - 1 - p.out_first] = v;
     } else {
-      p.out[row * p.ldo + col] = v;
+      p.out[(row - p.row_begin) * p.ldo + col] = v;
     }
   }
 
@@ -307,7 +310,7 @@ struct PairwiseTileKernel {
 #pragma unroll
     for (int i = 0; i < kTM; ++i) {
       std::int64_t const row = row0 + fragment_offset(ty, i);
-      if (row >= p.m) continue;
+      if (row >= p.row_end) continue;
 #pragma unroll
       for (int half = 0; half < kTN / 4; ++half) {
         std::int64_t const c0 = col0 + fragment_offset(tx, 4 * half);
@@ -324,16 +327,16 @@ struct PairwiseTileKernel {
           }
         }
         if (p.layout == OutputLayout::kCondensed) {
-          std::int64_t const base = p.m * row - row * (row + 1) / 2 - row - 1;  // + col
+          std::int64_t const base = p.m * row - row * (row + 1) / 2 - row - 1 - p.out_first;  // + col
 #pragma unroll
           for (int j = 0; j < 4; ++j)
             if (c0 + j > row && c0 + j < p.n) p.out[base + c0 + j] = v[j];
         } else if (p.out_vec && c0 + 4 <= p.n) {
-          store4_streaming(p.out + row * p.ldo + c0, v);
+          store4_streaming(p.out + (row - p.row_begin) * p.ldo + c0, v);
         } else {
 #pragma unroll
           for (int j = 0; j < 4; ++j)
-            if (c0 + j < p.n) p.out[row * p.ldo + c0 + j] = v[j];
+            if (c0 + j < p.n) p.out[(row - p.row_begin) * p.ldo + c0 + j] = v[j];
         }
       }
     }

@@ -40,12 +40,16 @@ void launch_tiles(PairwiseProblem const& pr, Op const& op, cudaStream_t stream) 
   p.out_vec = rows_allow_vectors(p.out, p.ldo, 4 * sizeof(Out), sizeof(Out));
   p.layout = pr.layout;
   p.zero_diagonal = pr.zero_diagonal;
+  p.row_begin = pr.row_begin;
+  p.row_end = pr.window_end();
+  p.out_first = condensed_row_start(p.m, p.row_begin);
   p.weights = static_cast<typename Op::Compute const*>(pr.op.weights);
   p.op = op;
   std::int64_t const grid_x = (p.n + Kernel::kBN - 1) / Kernel::kBN;
-  std::int64_t const grid_y = (p.m + Kernel::kBM - 1) / Kernel::kBM;
+  std::int64_t const window_rows = p.row_end - p.row_begin;
+  std::int64_t const grid_y = (window_rows + Kernel::kBM - 1) / Kernel::kBM;
   CUDIST_EXPECTS(grid_y <= 65535 && grid_x <= 0x7fffffff,
-                 "pairwise: " << p.m << " x " << p.n << " is beyond one launch's grid; split x");
+                 "pairwise: " << window_rows << " x " << p.n << " is beyond one launch's grid; split x");
   pairwise_tile_kernel<Kernel>
       <<<dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y)), Kernel::kThreads, 0, stream>>>(p);
   CUDIST_CHECK_LAUNCH();
@@ -65,7 +69,8 @@ void launch_for_op(PairwiseProblem const& pr, Op const& op, cudaStream_t stream)
     launch_tiles<Op, Elem, TileShape::kSmall>(pr, op, stream);
   } else {
     if constexpr (std::is_same_v<typename Op::Compute, float>) {
-      std::int64_t const large_tiles = ((pr.x.rows + 127) / 128) * ((pr.y.rows + 127) / 128);
+      std::int64_t const window_rows = pr.window_end() - pr.row_begin;
+      std::int64_t const large_tiles = ((window_rows + 127) / 128) * ((pr.y.rows + 127) / 128);
       if (large_tiles < kSmallProblemTiles) return launch_tiles<Op, Elem, TileShape::kSmall>(pr, op, stream);
       if (pr.x.cols <= kShallowMaxCols) return launch_tiles<Op, Elem, TileShape::kShallow>(pr, op, stream);
     }

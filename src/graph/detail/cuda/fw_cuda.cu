@@ -19,27 +19,53 @@ constexpr int kPer = 4;                   // entries per thread per side
 constexpr int kMaxBlock = kSide * kPer;   // 128 vertices
 static_assert(kMaxBlock == kFwBlock, "the closure kernel covers exactly one Floyd-Warshall block");
 
-/// One thread per (i, j); undirected: the thread of (i, j > i) writes both entries.
+/// A block per 32 x 32 tile (i0, j0), 32 x 8 threads. Undirected: the block of the tile on or
+/// above the diagonal also does its mirror tile (j0, i0), both read and written a row per warp
+/// through shared memory, so that every access is coalesced.
+constexpr int kPrepTile = 32;
+constexpr int kPrepRows = 8;
+
 template <class T>
 __global__ void prepare_kernel(T* d, std::int64_t ld, std::int32_t* next, std::int64_t ldn,
                                std::int64_t n, bool directed) {
-  std::int64_t const j = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  std::int64_t const i = blockIdx.y * static_cast<std::int64_t>(blockDim.y) + threadIdx.y;
-  if (i >= n || j >= n) return;
+  __shared__ T mirror[kPrepTile][kPrepTile + 1];  // mirror[c][r] = d[j0 + c][i0 + r]
+  std::int64_t const i0 = std::int64_t(blockIdx.y) * kPrepTile, j0 = std::int64_t(blockIdx.x) * kPrepTile;
+  if (!directed && j0 < i0) return;  // the block of (j0, i0) does this tile
+  int const tx = threadIdx.x, ty = threadIdx.y;
   T const inf = std::numeric_limits<T>::infinity();
   auto const clean = [inf](T w) { return w != w ? inf : w; };  // NaN: no edge
-  T w = clean(d[i * ld + j]);
   if (!directed) {
-    if (j < i) return;
-    T const back = clean(d[j * ld + i]);
-    w = back < w ? back : w;
-    d[j * ld + i] = w;
-    if (next != nullptr && j != i) next[j * ldn + i] = w < inf ? static_cast<std::int32_t>(i) : -1;
+    for (int c = ty; c < kPrepTile; c += kPrepRows) {
+      std::int64_t const j = j0 + c, i = i0 + tx;
+      if (j < n && i < n) mirror[c][tx] = clean(d[j * ld + i]);
+    }
+    __syncthreads();
   }
-  if (i == j) w = w < T(0) ? w : T(0);
-  d[i * ld + j] = w;
-  if (next != nullptr) {
-    next[i * ldn + j] = i == j ? static_cast<std::int32_t>(i) : (w < inf ? static_cast<std::int32_t>(j) : -1);
+  for (int r = ty; r < kPrepTile; r += kPrepRows) {
+    std::int64_t const i = i0 + r, j = j0 + tx;
+    if (i >= n || j >= n) continue;
+    T w = clean(d[i * ld + j]);
+    if (!directed) w = mirror[tx][r] < w ? mirror[tx][r] : w;
+    if (i == j) w = w < T(0) ? w : T(0);
+    d[i * ld + j] = w;
+    if (next != nullptr) {
+      next[i * ldn + j] = i == j ? static_cast<std::int32_t>(i) : (w < inf ? static_cast<std::int32_t>(j) : -1);
+    }
+  }
+  if (directed || i0 == j0) return;  // a diagonal tile holds its own mirror
+  // The mirror tile gets the same minimum: d[j][i] = min(d[i][j], d[j][i]), staged again.
+  __syncthreads();
+  for (int r = ty; r < kPrepTile; r += kPrepRows) {
+    std::int64_t const i = i0 + r, j = j0 + tx;
+    if (i < n && j < n) mirror[tx][r] = d[i * ld + j];
+  }
+  __syncthreads();
+  for (int c = ty; c < kPrepTile; c += kPrepRows) {
+    std::int64_t const j = j0 + c, i = i0 + tx;
+    if (j >= n || i >= n) continue;
+    T const w = mirror[c][tx];
+    d[j * ld + i] = w;
+    if (next != nullptr) next[j * ldn + i] = w < inf ? static_cast<std::int32_t>(i) : -1;
   }
 }
 
@@ -115,8 +141,9 @@ __global__ void __launch_bounds__(kSide * kSide) close_block_kernel(T* d, std::i
 void prepare_graph(MatrixView dv, MatrixView nv, bool directed, void* stream) {
   std::int64_t const n = dv.rows;
   if (n == 0) return;
-  dim3 const block(32, 8);
-  dim3 const grid(static_cast<unsigned>((n + 31) / 32), static_cast<unsigned>((n + 7) / 8));
+  dim3 const block(kPrepTile, kPrepRows);
+  unsigned const tiles = static_cast<unsigned>((n + kPrepTile - 1) / kPrepTile);
+  dim3 const grid(tiles, tiles);
   auto* next = static_cast<std::int32_t*>(nv.data);
   auto const s = static_cast<cudaStream_t>(stream);
   if (dv.dtype == DType::kFloat64) {

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "core/cuda/check.hpp"
+#include "core/cuda/device_features.hpp"
 #include "distance/detail/cuda/pairwise_launch.cuh"
 #include "distance/detail/dispatch_op.hpp"
 #include "neighbors/detail/cuda/fused_launch.hpp"
@@ -33,9 +34,9 @@ struct IsFusedOp<PackedU8SqL2Op> : std::true_type {};
 template <class Op>
 constexpr bool kFusedOp = IsFusedOp<Op>::value;
 
-template <template <class> class SelectT, class Elem, class Op>
+template <template <class> class SelectT, class Elem, class Op, class... EngineT>
 void launch_fused(FusedLaunch const& f, Op const& op, SelectArgs const& a, cudaStream_t stream) {
-  using Kernel = FusedSelectKernel<Op, Elem, SelectT>;
+  using Kernel = FusedSelectKernel<Op, Elem, SelectT, EngineT...>;  // EngineT: the SIMT one if none
   using Engine = typename Kernel::Engine;
   using C = typename Op::Compute;
   SelectProblem const& sp = *f.problem;
@@ -54,7 +55,7 @@ void launch_fused(FusedLaunch const& f, Op const& op, SelectArgs const& a, cudaS
   using cudist::detail::cuda::rows_allow_vectors;
   t.x_vec = rows_allow_vectors(t.x, t.ldx, Engine::kVec * sizeof(Elem), sizeof(Elem));
   t.y_vec = rows_allow_vectors(t.y, t.ldy, Engine::kVec * sizeof(Elem), sizeof(Elem));
-  t.weights = static_cast<C const*>(sp.pairwise.op.weights);
+  if constexpr (Op::kWeighted) t.weights = static_cast<C const*>(sp.pairwise.op.weights);
   t.op = op;
   p.rank.op = op;
   p.rank.negate = sp.rank.similarity;
@@ -65,6 +66,13 @@ void launch_fused(FusedLaunch const& f, Op const& op, SelectArgs const& a, cudaS
   p.select = *select;
 
   std::size_t const smem = Kernel::smem_bytes(*select);
+  // The planner keeps blocks within the device (fused_knn_for); this names a planning mistake
+  // instead of an opaque launch failure.
+  std::size_t const device_smem = cudist::detail::cuda::max_block_shared_memory();
+  if (smem > device_smem) {
+    CUDIST_THROW(::cudist::CudaError, "fused selection: a block needs " << smem
+                 << " bytes of shared memory, this device allows " << device_smem);
+  }
   auto const kernel = fused_select_kernel<Kernel>;
   CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   kernel<<<static_cast<unsigned>(f.blocks), Kernel::kThreads, smem, stream>>>(p);
@@ -94,12 +102,23 @@ void dispatch_integer_select_op(SelectProblem const& p, F&& f) {
   cudist::detail::dispatch_integer_op(spec, [&](auto op) { f(op, static_cast<std::uint8_t const*>(nullptr)); });
 }
 
+/// Runs consumer SelectT for packed uint8 L2 with the tensor-core contraction
+/// (packed_u8_mma_tile.cuh) and returns true, or returns false where the kernel's binary predates
+/// sm_80 (an older GPU, or a build without sm_80+ code): then the SIMT engine runs it, with the
+/// same results. Instantiated in inst/packed_u8_mma.cu for each consumer.
+template <template <class> class SelectT>
+bool run_packed_u8_mma(FusedLaunch const& f, PackedU8SqL2Op const& op, SelectArgs const& a,
+                       cudaStream_t stream);
+
 /// Runs consumer SelectT for the op of f.problem (one of the kFusedOp ops).
 template <template <class> class SelectT, InputKind kKind>
 void run_fused(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
   auto with = [&](auto op, auto const* tag) {
     using Op = decltype(op);
     using Elem = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
+    if constexpr (std::is_same_v<Op, PackedU8SqL2Op>) {
+      if (run_packed_u8_mma<SelectT>(f, op, a, stream)) return;
+    }
     if constexpr (kFusedOp<Op>) launch_fused<SelectT, Elem>(f, op, a, stream);
   };
   if constexpr (kKind == InputKind::kFloat) {

@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "distance/detail/cuda/pairwise_kernel.cuh"
 #include "distance/detail/cuda/policy.hpp"
@@ -51,9 +52,19 @@ __device__ __forceinline__ int fragment(int t, int idx) {
   return idx < 4 ? 4 * t + idx : 64 + 4 * t + (idx - 4);
 }
 
-template <class Op, class Elem, template <class> class SelectT>
+/// Whether a contraction overlaps its next column tile's loads with this one (kPipelined): then
+/// the kernel calls start() once and tells compute_tile whether another column tile follows.
+template <class Engine, class = void>
+struct IsPipelined : std::false_type {};
+template <class Engine>
+struct IsPipelined<Engine, std::void_t<decltype(Engine::kPipelined)>> : std::bool_constant<Engine::kPipelined> {};
+
+/// The contraction is the SIMT engine's by default; a variant with the same compute_tile (its
+/// outputs in the engine's layout) may replace it, as the tensor-core one of packed uint8 L2.
+template <class Op, class Elem, template <class> class SelectT,
+          class EngineT = cudist::detail::cuda::PairwiseTileKernel<Op, Elem, SelectTilePolicy<Op>>>
 struct FusedSelectKernel {
-  using Engine = cudist::detail::cuda::PairwiseTileKernel<Op, Elem, SelectTilePolicy<Op>>;
+  using Engine = EngineT;
   using Rank = RankKey<Op>;
   using Key = typename Rank::Key;
   using Traits = KeyTraits<Key>;
@@ -62,6 +73,7 @@ struct FusedSelectKernel {
   static constexpr int kThreads = Engine::kThreads;
   static constexpr int kMinBlocks = Engine::kMinBlocks;
   static constexpr int kTileRows = Engine::kBM;
+  static constexpr bool kPipelined = IsPipelined<Engine>::value;
   static_assert(Engine::kTM == 8 && Engine::kTN == 8 && kTileRows == WorkGrid::kTileRows,
                 "the consumers assume the engine's 128 x 128 tiles of 8 x 8 per thread");
 
@@ -94,9 +106,16 @@ struct FusedSelectKernel {
     WorkItem const& w = s.work;
     ThreadPlace const at{tid};
     Select select(p.select, s.select, dynamic, w, at);
+    if constexpr (kPipelined) {
+      if (w.col_begin < w.col_end) Engine::start(p.tile, s.tile, w.tile.row0, w.col_begin);
+    }
     for (std::int64_t col0 = w.col_begin; col0 < w.col_end; col0 += kTileRows) {
       typename Op::Acc acc[8][8];
-      Engine::compute_tile(p.tile, s.tile, w.tile.row0, col0, acc);
+      if constexpr (kPipelined) {
+        Engine::compute_tile(p.tile, s.tile, w.tile.row0, col0, col0 + kTileRows < w.col_end, acc);
+      } else {
+        Engine::compute_tile(p.tile, s.tile, w.tile.row0, col0, acc);
+      }
       TileKeys<Key> keys;
       make_keys(p, acc, w, col0, at, keys);
       select.consume(keys);

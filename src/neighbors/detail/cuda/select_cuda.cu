@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/cuda/check.hpp"
+#include "core/cuda/device_features.hpp"
 #include "core/detail/expects.hpp"
 #include "neighbors/detail/backend.hpp"
 #include "neighbors/detail/cuda/fused_launch.hpp"
@@ -104,7 +105,7 @@ GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, cudaStream_t 
   return g;
 }
 
-// ---- uint8 squared L2, four bytes per instruction ----
+// ---- uint8 squared L2 on 32-bit words (dp4a, or int8 MMA on sm_80+: fused_launch.cuh) ----
 
 ConstMatrixView as_words(ConstMatrixView v) {
   return ConstMatrixView(v.data, v.rows, v.cols / 4, v.stride / 4, DType::kInt32, v.memory);
@@ -160,15 +161,23 @@ constexpr FusedEntry kTwoBest[3] = {run_two_best_float, run_two_best_double, run
 constexpr FusedEntry kTopK[3] = {run_top_k_float, run_top_k_double, run_top_k_integer};
 constexpr FusedEntry kRadius[3] = {run_radius_float, run_radius_double, run_radius_integer};
 
+/// Shared memory of a fused knn block: the engine's tiles and the consumer's per-row state. An
+/// upper bound of the kernels' own sizes (sm_90 build: float keys 73 KB for k <= 2, 164 KB for
+/// k = 64; double keys 113 KB and 165 KB for k = 32).
+std::size_t fused_knn_smem(SelectProblem const& p, std::int64_t k) {
+  std::size_t const entry = entry_bytes(p);
+  if (k <= 2) return kEngineSmem + 8 * 256 * (2 * entry + sizeof(double));
+  auto const capacity = static_cast<std::size_t>(row_buffer_capacity(k));
+  return kEngineSmem + 128 * (capacity * entry + entry + sizeof(double) + sizeof(int));
+}
+
 /// k <= the on-chip limit: the fused kernel leaves each chunk's best k, a warp per row merges.
 void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices,
                void* column_best, cudaStream_t stream) {
   bool const two_best = k <= 2;
   int const capacity = two_best ? 0 : row_buffer_capacity(k);
   std::size_t const entry = entry_bytes(p);
-  std::size_t const select_smem = two_best ? 8 * 256 * (2 * entry + sizeof(double))
-                                           : 128 * (capacity * entry + entry + sizeof(double) + sizeof(int));
-  GridPlan const g = plan_grid(p, kEngineSmem + select_smem, stream);
+  GridPlan const g = plan_grid(p, fused_knn_smem(p, k), stream);
   Array partial = device_bytes(static_cast<std::size_t>(p.m() * g.grid.chunks * k) * entry, stream);
   SelectArgs a;
   a.partial = partial.data();
@@ -197,7 +206,10 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
 
 /// Whether knn with this k runs fused (else the sorted path).
 bool fused_knn_for(SelectProblem const& p, std::int64_t k) {
-  return k <= max_on_chip_k(p) && has_fused_path(p.pairwise.op.kind);
+  // Where the block's state does not fit the device (sm_75 to sm_89 for the larger k), the
+  // sorted path, which every GPU runs, selects instead.
+  return k <= max_on_chip_k(p) && has_fused_path(p.pairwise.op.kind) &&
+         fused_knn_smem(p, k) <= cudist::detail::cuda::max_block_shared_memory();
 }
 
 /// knn into (m, k) device views; with column_best (64-bit entries, (n)), also each column's best

@@ -31,16 +31,45 @@ __device__ __forceinline__ Entry warp_min(Entry e) {
   return e;
 }
 
+template <class Entry>
+__device__ __forceinline__ Entry max_entry(Entry a, Entry b) {
+  return a < b ? b : a;
+}
+
+/// Sorts one entry per lane ascending over the warp (lane 0 the smallest): a bitonic network on
+/// shuffles, no shared memory and no barrier.
+template <class Entry>
+__device__ __forceinline__ Entry warp_bitonic_sort_lanes(Entry e, int lane) {
+#pragma unroll
+  for (int size = 2; size <= 32; size *= 2) {
+#pragma unroll
+    for (int stride = size / 2; stride > 0; stride /= 2) {
+      Entry const other = shfl_xor(e, stride);
+      bool const ascending = (lane & size) == 0;  // size 32: the whole warp ascends
+      bool const lower = (lane & stride) == 0;    // this lane holds the pair's first place
+      e = lower == ascending ? min_entry(e, other) : max_entry(e, other);
+    }
+  }
+  return e;
+}
+
 /// Sorts a[0, n) ascending, n a power of two, with the 32 lanes of the calling warp (all must
-/// call). Every compare-exchange of a stage is independent, so the lanes split them; __syncwarp
-/// orders the stages.
+/// call). n = 32 (the row buffers of k <= 16) runs on shuffles, one entry per lane. Otherwise
+/// every compare-exchange of a stage is independent, so the lanes split them; __syncwarp orders
+/// the stages. (ncu, K3: the general form with its divisions by the stride was a third of the
+/// fused kernel's instructions.)
 template <class Entry>
 __device__ void warp_bitonic_sort(Entry* a, int n, int lane) {
   __syncwarp();
-  for (int size = 2; size <= n; size *= 2) {
-    for (int stride = size / 2; stride > 0; stride /= 2) {
-      for (int t = lane; t < n / 2; t += 32) {
-        int const lo = 2 * stride * (t / stride) + t % stride;  // the pair (lo, lo + stride)
+  if (n == 32) {
+    a[lane] = warp_bitonic_sort_lanes(a[lane], lane);
+    __syncwarp();
+    return;
+  }
+  for (unsigned size = 2; size <= static_cast<unsigned>(n); size *= 2) {
+    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
+      for (unsigned t = lane; t < static_cast<unsigned>(n) / 2; t += 32) {
+        unsigned const lo = ((t & ~(stride - 1)) << 1) | (t & (stride - 1));  // pair (lo, lo + stride)
         bool const ascending = (lo & size) == 0;
         Entry const u = a[lo], v = a[lo + stride];
         if ((v < u) == ascending) {

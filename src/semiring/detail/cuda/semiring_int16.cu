@@ -3,6 +3,7 @@
 // pass that duplicates A's entries into both lanes and pairs B's columns; when the pass finds an
 // entry out of the exact range, the saturating ring (int32 arithmetic) computes the product
 // instead, chosen on the device.
+#include "core/cuda/device_features.hpp"
 #include "semiring/detail/cuda/dpx_encode.cuh"
 #include "semiring/detail/cuda/product_launch.cuh"
 
@@ -35,8 +36,12 @@ void packed_dpx_product(SemiringProblem const& p, cudaStream_t stream) {
 }  // namespace
 
 void semiring_int16(SemiringProblem const& p, cudaStream_t stream) {
-  if (p.witness.data == nullptr && p.semiring == Semiring::kMinPlus) return packed_dpx_product<+1>(p, stream);
-  if (p.witness.data == nullptr && p.semiring == Semiring::kMaxPlus) return packed_dpx_product<-1>(p, stream);
+  // Before sm_90 DPX is emulated in several instructions each (unmeasured): the ring, plain
+  // arithmetic on every GPU, computes the product there and under CUDIST_FORCE_PORTABLE=1.
+  if (p.witness.data == nullptr && device_has_dpx()) {
+    if (p.semiring == Semiring::kMinPlus) return packed_dpx_product<+1>(p, stream);
+    if (p.semiring == Semiring::kMaxPlus) return packed_dpx_product<-1>(p, stream);
+  }
   launch_ring_product<std::int16_t>(p, {}, stream);
 }
 

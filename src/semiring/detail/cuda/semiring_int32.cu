@@ -1,6 +1,7 @@
 // int32 instantiations of the semiring products. Min-plus and max-plus without a witness run on
 // DPX (__viaddmin_s32 / __viaddmax_s32) after an encode pass; when the pass finds an entry out of
 // the exact range, the saturating ring computes the product instead, chosen on the device.
+#include "core/cuda/device_features.hpp"
 #include "semiring/detail/cuda/dpx_encode.cuh"
 #include "semiring/detail/cuda/product_launch.cuh"
 
@@ -30,8 +31,12 @@ void dpx_product(SemiringProblem const& p, cudaStream_t stream) {
 }  // namespace
 
 void semiring_int32(SemiringProblem const& p, cudaStream_t stream) {
-  if (p.witness.data == nullptr && p.semiring == Semiring::kMinPlus) return dpx_product<+1>(p, stream);
-  if (p.witness.data == nullptr && p.semiring == Semiring::kMaxPlus) return dpx_product<-1>(p, stream);
+  // Before sm_90 DPX is emulated in several instructions each (unmeasured): the ring, plain
+  // arithmetic on every GPU, computes the product there and under CUDIST_FORCE_PORTABLE=1.
+  if (p.witness.data == nullptr && device_has_dpx()) {
+    if (p.semiring == Semiring::kMinPlus) return dpx_product<+1>(p, stream);
+    if (p.semiring == Semiring::kMaxPlus) return dpx_product<-1>(p, stream);
+  }
   launch_ring_product<std::int32_t>(p, {}, stream);
 }
 

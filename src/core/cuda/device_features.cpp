@@ -1,0 +1,43 @@
+#include "core/cuda/device_features.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "core/cuda/check.hpp"
+
+namespace cudist::detail::cuda {
+namespace {
+
+/// The oldest supported GPU (Turing): its opt-in limit is what every device offers.
+constexpr std::size_t kPortableBlockSharedMemory = 64 * 1024;
+
+int current_device_attribute(cudaDeviceAttr attr) {
+  int device = 0;
+  CUDIST_CUDA_TRY(cudaGetDevice(&device));
+  int value = 0;
+  CUDIST_CUDA_TRY(cudaDeviceGetAttribute(&value, attr, device));
+  return value;
+}
+
+}  // namespace
+
+bool force_portable() {
+  static bool const forced = [] {
+    char const* v = std::getenv("CUDIST_FORCE_PORTABLE");
+    return v != nullptr && v[0] != '\0' && std::strcmp(v, "0") != 0;
+  }();
+  return forced;
+}
+
+bool device_has_dpx() {
+  return !force_portable() && current_device_attribute(cudaDevAttrComputeCapabilityMajor) >= 9;
+}
+
+std::size_t max_block_shared_memory() {
+  if (force_portable()) return kPortableBlockSharedMemory;
+  return static_cast<std::size_t>(current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+}
+
+}  // namespace cudist::detail::cuda

@@ -1,0 +1,22 @@
+// What the current CUDA device offers beyond the oldest supported GPU (Turing, sm_75), asked at
+// run time: the library carries code for several architectures (cmake/CudistCudaArchitectures.cmake)
+// and the host picks a path per call. CUDIST_FORCE_PORTABLE=1 makes every device look like the
+// oldest one, so the tests run the fallback paths on an H100 (docs/tuning.md "Architectures").
+#pragma once
+
+#include <cstddef>
+
+namespace cudist::detail::cuda {
+
+/// CUDIST_FORCE_PORTABLE is set to anything but "" or "0" (read once per process).
+bool force_portable();
+
+/// The current device executes DPX instructions (__viaddmin_s32 and kin) in hardware: compute
+/// capability 9.0 and later. Older GPUs emulate them in several instructions.
+bool device_has_dpx();
+
+/// Dynamic shared memory one block of the current device may opt in to (H100 227 KB, A100
+/// 163 KB, sm_86 / sm_89 / sm_120 99 KB, Turing 64 KB); Turing's 64 KB when forced portable.
+std::size_t max_block_shared_memory();
+
+}  // namespace cudist::detail::cuda

@@ -1,0 +1,118 @@
+// knn over a database in host memory larger than the memory budget: streamed in chunks of rows
+// and merged, with exactly the in-memory call's answer (same distances, same indices, ties
+// included). A small Resources::memory_budget forces the chunks on small problems.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "common/backend.hpp"
+#include "common/data.hpp"
+#include "common/expect_error.hpp"
+#include "cudist/core/error.hpp"
+#include "cudist/core/interrupt.hpp"
+#include "cudist/neighbors/knn.hpp"
+
+namespace cudist {
+namespace {
+
+/// A budget of `rows` database rows (a staged and a prepared copy of each).
+Resources budget_of_rows(std::int64_t rows, Array const& y) {
+  Resources res = test::backend_resources();
+  res.memory_budget = static_cast<std::uint64_t>(rows * 2 * y.cols()) * size_of(y.dtype());
+  return res;
+}
+
+/// knn with the database y in host memory, the answer brought to the host.
+KnnResult knn_of_host_database(Resources const& res, Array const& x, Array const& y, std::int64_t k,
+                               Metric metric, KnnOptions const& options = {}) {
+  KnnResult r = knn(res, test::to_backend(x), y, k, metric, options);
+  return {test::to_host(r.distances), test::to_host(r.indices)};
+}
+
+::testing::AssertionResult same_answer(KnnResult const& got, KnnResult const& want) {
+  if (got.indices.size() != want.indices.size() || got.distances.bytes() != want.distances.bytes()) {
+    return ::testing::AssertionFailure() << "shapes differ";
+  }
+  if (std::memcmp(got.indices.data(), want.indices.data(), got.indices.bytes()) != 0) {
+    for (std::int64_t i = 0; i < got.indices.size(); ++i) {
+      std::int64_t const a = got.indices.data_as<std::int64_t>()[i], b = want.indices.data_as<std::int64_t>()[i];
+      if (a != b) return ::testing::AssertionFailure() << "entry " << i << ": index " << a << " chunked, " << b << " whole";
+    }
+  }
+  if (std::memcmp(got.distances.data(), want.distances.data(), got.distances.bytes()) != 0) {
+    return ::testing::AssertionFailure() << "distances differ (same indices)";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+/// Integer data (many ties), one NaN row and one infinite row in the database.
+Array database(std::int64_t rows, std::int64_t d, DType dtype, std::uint64_t seed) {
+  Array y = test::random_integers(rows, d, dtype, -3, 3, seed).array;
+  if (dtype == DType::kFloat32) {
+    y.data_as<float>()[5 * d] = std::numeric_limits<float>::quiet_NaN();
+    y.data_as<float>()[9 * d + 1] = std::numeric_limits<float>::infinity();
+  }
+  return y;
+}
+
+struct ChunkCase {
+  Metric metric;
+  std::int64_t k, chunk_rows;
+};
+
+TEST(KnnOutOfCore, ChunkedDatabaseGivesTheInMemoryAnswer) {
+  CUDIST_REQUIRE_BACKEND();
+  Array const x = test::random_integers(57, 6, DType::kFloat32, -3, 3, 1).array;
+  Array const y = database(203, 6, DType::kFloat32, 2);
+  // k below, equal to and above the chunk's rows; every ranking rule (sqrt deferred, similarity).
+  ChunkCase const cases[] = {{Metric::kEuclidean, 5, 17},  {Metric::kSqEuclidean, 1, 2},
+                             {Metric::kCityblock, 12, 7},  {Metric::kInnerProduct, 9, 31},
+                             {Metric::kCosine, 4, 100},    {Metric::kChebyshev, 30, 64},
+                             {Metric::kEuclidean, 203, 50}};
+  for (ChunkCase const& c : cases) {
+    SCOPED_TRACE(std::string(metric_name(c.metric)) + " k=" + std::to_string(c.k) + " chunk=" +
+                 std::to_string(c.chunk_rows));
+    KnnResult const whole = knn_of_host_database(test::backend_resources(), x, y, c.k, c.metric);
+    KnnResult const chunked = knn_of_host_database(budget_of_rows(c.chunk_rows, y), x, y, c.k, c.metric);
+    EXPECT_TRUE(same_answer(chunked, whole));
+  }
+}
+
+TEST(KnnOutOfCore, EstimatedParametersComeFromTheWholeDatabase) {
+  CUDIST_REQUIRE_BACKEND();
+  Array const x = test::random_reals(20, 3, DType::kFloat64, -1, 1, 3).array;
+  Array const y = test::random_reals(90, 3, DType::kFloat64, -1, 1, 4).array;
+  for (Metric metric : {Metric::kSEuclidean, Metric::kMahalanobis}) {
+    KnnResult const whole = knn_of_host_database(test::backend_resources(), x, y, 6, metric);
+    EXPECT_TRUE(same_answer(knn_of_host_database(budget_of_rows(8, y), x, y, 6, metric), whole))
+        << metric_name(metric);
+  }
+}
+
+TEST(KnnOutOfCore, ExactIntegerDistancesAndPadding) {
+  CUDIST_REQUIRE_BACKEND();
+  Array const x = test::random_integers(40, 16, DType::kUInt8, 0, 3, 5).array;
+  Array const y = test::random_integers(33, 16, DType::kUInt8, 0, 3, 6).array;
+  KnnOptions padded;
+  padded.pad = true;
+  KnnResult const whole = knn_of_host_database(test::backend_resources(), x, y, 40, Metric::kEuclidean, padded);
+  EXPECT_TRUE(same_answer(knn_of_host_database(budget_of_rows(5, y), x, y, 40, Metric::kEuclidean, padded), whole));
+  EXPECT_EQ(whole.indices.data_as<std::int64_t>()[39], -1);  // 33 rows: the last 7 slots are padding
+}
+
+TEST(KnnOutOfCore, AnInterruptStopsBetweenChunks) {
+  CUDIST_REQUIRE_BACKEND();
+  Array const x = test::random_reals(10, 4, DType::kFloat32, -1, 1, 7).array;
+  Array const y = test::random_reals(50, 4, DType::kFloat32, -1, 1, 8).array;
+  request_interrupt();
+  test::expect_error<Interrupted>([&] { knn_of_host_database(budget_of_rows(10, y), x, y, 3, Metric::kEuclidean); },
+                                  "knn: interrupted");
+  clear_interrupt();
+}
+
+}  // namespace
+}  // namespace cudist

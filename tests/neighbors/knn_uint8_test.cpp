@@ -1,0 +1,106 @@
+// knn of uint8 rows under squared / plain L2 against the float64 reference, exactly: on the GPU
+// these run the int8 tensor-core contraction (rows of d % 4 == 0 up to 256 bytes; sm_80+) or the
+// SIMT engine (other d, older GPUs), whose integer arithmetic is exact either way, so the
+// neighbours (with the tie rule) and the distances must equal the reference's. Ragged shapes
+// around the 128 x 128 tile, the 32-byte MMA step and the 128-byte slab; many exact ties; k from
+// 1 to n; the real SIFT descriptors. Built once per backend (knn_uint8_test_cpu, _cuda).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "common/reduced.hpp"
+#include "cudist/io/npy.hpp"
+#include "cudist/neighbors/knn.hpp"
+#include "neighbors/knn_compare.hpp"
+#include "neighbors/neighbors_test_util.hpp"
+#include "reference/knn_ref.hpp"
+
+namespace cudist {
+namespace {
+
+using test::KnnExpectation;
+using test::knn_matches;
+
+/// The first `rows` rows of a uint8 descriptor file, with their float64 values.
+test::TestMatrix descriptor_rows(char const* file, std::int64_t rows) {
+  Array const all = io::read_npy(test::data_path(std::string("descriptors/") + file));
+  rows = rows < all.rows() ? rows : all.rows();
+  test::TestMatrix t{Array::copy_of(ConstMatrixView(all.data(), rows, all.cols(), all.cols(), DType::kUInt8,
+                                                     Memory::kHost),
+                                    Device::cpu()),
+                     {rows, all.cols(), {}}};
+  for (std::int64_t e = 0; e < rows * all.cols(); ++e) t.values.v.push_back(all.data_as<std::uint8_t>()[e]);
+  return t;
+}
+
+KnnExpectation exact_l2(reference::Matrix const& d) {
+  KnnExpectation e(d);
+  e.exact = true;      // integer squares; euclidean keeps their order
+  e.tol = {1e-6, 0};   // euclidean: float32 square roots
+  return e;
+}
+
+TEST(KnnUint8, L2MatchesTheReferenceOnRaggedShapes) {
+  CUDIST_REQUIRE_BACKEND();
+  struct Shape {
+    std::int64_t m, n, d;
+  };
+  // d: one word, one MMA step and a word, a full slab, a slab and a word, two slabs (the largest
+  // packed rows), and rows that are not whole words (the SIMT path).
+  Shape const shapes[] = {{1, 1, 4},     {1, 1, 1},      {2, 31, 36},  {33, 129, 128}, {130, 300, 132},
+                          {129, 1023, 256}, {300, 257, 100}, {5, 700, 8}, {77, 640, 7}};
+  test::CombinationSampler sample(5);
+  for (Shape const s : shapes) {
+    for (int hi : {2, 255}) {  // [0, 2]: most distances tie, the index rule decides
+      auto const x = test::random_integers(s.m, s.d, DType::kUInt8, 0, hi, 700 + s.m + s.d + hi);
+      auto const y = test::random_integers(s.n, s.d, DType::kUInt8, 0, hi, 800 + s.n + s.d + hi);
+      for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean}) {
+        reference::Matrix const d = reference::cdist(x.values, y.values, metric);
+        for (std::int64_t k : {std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, std::int64_t{10},
+                               std::int64_t{64}, std::int64_t{65}, s.n}) {
+          if (k > s.n || !sample.keep()) continue;
+          auto const got = test::run_knn(x, y, k, metric);
+          EXPECT_TRUE(knn_matches(got.distances, got.indices, exact_l2(d)))
+              << test::label(metric, DType::kUInt8, s.m, s.n, s.d, k) << " values 0.." << hi;
+        }
+      }
+    }
+  }
+}
+
+TEST(KnnUint8, SiftSelfJoinAndMatchingAreExact) {
+  CUDIST_REQUIRE_BACKEND();
+  // A slice of the SIFT corpus (K3's data) with its first 100 rows repeated at the end: exact
+  // duplicates, so zero distances tie between the point and its copy.
+  std::int64_t const rows = test::reduced_run() ? 700 : 2100;
+  test::TestMatrix corpus = descriptor_rows("opencv_images_sift_u8.npy", rows - 100);
+  std::vector<std::uint8_t> bytes(corpus.array.data_as<std::uint8_t>(),
+                                  corpus.array.data_as<std::uint8_t>() + corpus.array.rows() * 128);
+  bytes.insert(bytes.end(), bytes.begin(), bytes.begin() + 100 * 128);
+  corpus.values.v.insert(corpus.values.v.end(), corpus.values.v.begin(), corpus.values.v.begin() + 100 * 128);
+  corpus.values.rows += 100;
+  Array const x = Array::copy_of(ConstMatrixView(bytes.data(), corpus.values.rows, 128, 128, DType::kUInt8,
+                                                 Memory::kHost),
+                                 test::backend_device());
+  reference::Matrix const d = reference::cdist(corpus.values, corpus.values, Metric::kSqEuclidean);
+  for (SelfJoin self : {SelfJoin::kIncludeSelf, SelfJoin::kExcludeSelf}) {
+    for (std::int64_t k : {2, 10}) {
+      auto const got = test::to_host(self_knn(test::backend_resources(), x, k, Metric::kSqEuclidean, self));
+      KnnExpectation e = exact_l2(d);
+      e.exclude_self = self == SelfJoin::kExcludeSelf;
+      EXPECT_TRUE(knn_matches(got.distances, got.indices, e))
+          << (e.exclude_self ? "excluding" : "including") << " self, k=" << k;
+    }
+  }
+
+  auto const a = descriptor_rows("box_a_sift_u8.npy", 604), b = descriptor_rows("box_b_sift_u8.npy", 969);
+  reference::Matrix const ab = reference::cdist(a.values, b.values, Metric::kEuclidean);
+  for (std::int64_t k : {1, 2, 10, 64}) {
+    auto const got = test::run_knn(a, b, k, Metric::kEuclidean);
+    EXPECT_TRUE(knn_matches(got.distances, got.indices, exact_l2(ab))) << "box a -> box b, k=" << k;
+  }
+}
+
+}  // namespace
+}  // namespace cudist
