@@ -190,6 +190,31 @@ TEST(Precision, IssueExamplesGiveScipysValues) {
   EXPECT_EQ(on_host(cdist(res, tiny, zero, Metric::kEuclidean)).data_as<float>()[0], 5e-25f);
 }
 
+// Out-of-core windows (a small memory budget, output in host memory): the entries recomputed
+// after a tile land in the window's own rows, in the full and the condensed layout.
+TEST(Precision, OutOfCoreWindowsGetTheRecomputedEntriesInPlace) {
+  CUDIST_REQUIRE_BACKEND();
+  std::int64_t const m = 37, d = 5;
+  std::vector<double> v;
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t k = 0; k < d; ++k)
+      v.push_back((i % 3 == 0 ? 1e19 : i % 3 == 1 ? 1e-24 : 1.0) * (1 + 0.1 * ((i * 5 + k) % 7)) * (k % 2 ? -1 : 1));
+  Input const x = from_values(m, d, v);
+  Array const xd = test::to_backend(x.array);
+  Resources res = test::backend_resources();
+  res.memory_budget = static_cast<std::uint64_t>(8 * m * 4);  // windows of a few rows
+  for (Metric metric : {Metric::kEuclidean, Metric::kSqEuclidean}) {
+    SCOPED_TRACE(std::string(metric_name(metric)));
+    MetricCase const c{metric, static_cast<double>(d + 2) * kUnit, {}};
+    Array full = Array::allocate(m, m, DType::kFloat32, Device::cpu());
+    cdist(res, xd, xd, full.view(), metric);
+    EXPECT_TRUE(within_bound(full, rounded(reference::cdist(x.values, x.values, metric)), c, "cdist"));
+    Array condensed = Array::allocate(1, m * (m - 1) / 2, DType::kFloat32, Device::cpu());
+    pdist(res, xd, condensed.view(), metric);
+    EXPECT_TRUE(within_bound(condensed, rounded(reference::pdist(x.values, metric)), c, "pdist"));
+  }
+}
+
 /// SIFT rows times 2^e (exact in float32), and the raw rows.
 Input sift_times_power_of_two(std::string const& file, std::int64_t rows, int e) {
   return sift(file, rows, [e](double v) { return std::ldexp(v, e); });
