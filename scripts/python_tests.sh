@@ -23,6 +23,11 @@ rm -rf "$dir/wheel" "$dir/venv"
 python3 -m pip wheel "${args[@]}"
 wheel=$(ls "$dir"/wheel/cudist-*.whl)
 python3 -m venv --system-site-packages "$dir/venv"
+# --system-site-packages leaves out the user's site-packages (pip --user, where some machines keep
+# numpy and torch): a .pth file lists every site directory of this python after the venv's own,
+# so the wheel's cudist still comes first.
+python3 -c 'import site, sys; print("\n".join(p for p in site.getsitepackages() + [site.getusersitepackages()] if p))' \
+  > "$("$dir/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/base_site.pth"
 "$dir/venv/bin/python" -m pip install -q --no-index --no-deps --force-reinstall "$wheel"
 # From outside the source tree, so `import cudist` can only find the installed wheel. The
 # extension may need only the C/C++ and OpenMP runtimes (python/README.md "What a wheel needs"):
