@@ -6,6 +6,7 @@
 #   scripts/gpu_check.sh [build] [test] [demo] [sanitize] [bench] [python] [archs]
 #                        (default: all but archs, the sm_80 + sm_120 compile check)
 #   BENCH_SUITES="dense knn" scripts/gpu_check.sh bench                 (a subset of the suites)
+#   scripts/gpu_check.sh build multigpu   (2+ GPUs: device-set tests, then 2 GPUs vs 1 on k=10 knn)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-check-out}
@@ -127,6 +128,23 @@ if want python; then
     note "python demo exit ${PIPESTATUS[0]}"
     [ $rc -eq 0 ] || status=1
   fi
+fi
+if want multigpu; then
+  # Device sets on every GPU present (docs/multi_gpu.md): the C++ split tests (cuda:all is a real
+  # split here), the Python ones, then bench/multi_gpu_knn.py (issue 14: >= 1.85x on 2 GPUs).
+  ctest --test-dir $BUILD -L cuda -R "Split|DeviceSet|device_set" --output-on-failure \
+      > "$OUT/ctest_multigpu.log" 2>&1
+  rc=$?; note "multigpu ctest exit $rc: $(grep -E 'tests passed|tests failed' "$OUT/ctest_multigpu.log")"
+  [ $rc -eq 0 ] || status=1
+  python3 -m pip install -q --no-build-isolation --no-deps --target /tmp/cudist-py \
+      -C build-dir=/tmp/cudist-py-build . > "$OUT/multigpu_python.log" 2>&1 &&
+    PYTHONPATH=/tmp/cudist-py python3 -m pytest -v -rs python/tests/test_device_sets.py \
+      >> "$OUT/multigpu_python.log" 2>&1
+  rc=$?; note "multigpu python exit $rc: $(tail -1 "$OUT/multigpu_python.log")"
+  [ $rc -eq 0 ] || status=1
+  PYTHONPATH=/tmp/cudist-py python3 bench/multi_gpu_knn.py > "$OUT/multi-gpu-knn.json" 2>> "$OUT/summary.log"
+  rc=$?; note "multigpu bench exit $rc: $(grep -E '"(speedup|identical_answers)"' "$OUT/multi-gpu-knn.json" | tr -d '\n ')"
+  [ $rc -eq 0 ] || status=1
 fi
 note "gpu_check status $status"
 exit $status

@@ -47,8 +47,11 @@ _DIFFERENCES_FROM_SCIPY = """
     normalising or weighting: float16/bfloat16 inputs, cosine, correlation, jensenshannon, w, V,
     VI, ...), the C++ library synchronises that stream before returning. Gradients are not
     tracked. A `device` other than the inputs' own copies the inputs there and the result back.
+    A device set ('cuda:0,1', 'cuda:all') splits cdist, pdist, knn, self_knn, match and radius
+    over those GPUs and synchronises them; use it with NumPy inputs or arrays on the set's first
+    GPU.
     Raises DeviceUnavailableError when `device` asks for a GPU that is absent or when this build
-    of cudist has no CUDA backend.
+    of cudist has no CUDA backend, ValueError for a malformed set or a GPU named twice.
 """
 
 
@@ -85,8 +88,9 @@ def cdist(XA, XB, metric="euclidean", *, out=None, dtype=None, device=None, memo
         and array_like inputs (as scipy); for torch and CuPy arrays float64 for float64 and integer
         inputs, float32 for the others (float32, float16, bfloat16, uint8, bool).
     device : str or torch.device, optional
-        Where to compute: 'cpu', 'cuda', 'cuda:N' or 'auto' (a GPU when one is present).
-        Default: where XA lives.
+        Where to compute: 'cpu', 'cuda', 'cuda:N' or 'auto' (a GPU when one is present), or a
+        device set 'cuda:0,1' / 'cuda:all' that splits the output rows over those GPUs
+        (docs/multi_gpu.md). Default: where XA lives.
     memory_budget : int, optional
         Bytes of device memory the call may hold at once for its output (default: the GPU's free
         memory). An ``out`` in host memory (a NumPy array) larger than that is computed in

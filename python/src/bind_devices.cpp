@@ -18,9 +18,10 @@ void bind_devices(nb::module_& m) {
   m.def("cuda_device_count", &cuda_device_count,
         "Usable CUDA devices: 0 without a GPU, a driver or the CUDA backend.");
   m.def(
-      "canonical_device", [](std::string const& text) { return Device::parse(text).str(); },
+      "canonical_device", [](std::string const& text) { return DeviceSet::parse(text).str(); },
       nb::arg("device"),
-      "'cpu' or 'cuda:N' for 'cpu', 'cuda', 'gpu', 'cuda:N' or 'auto'; ValueError otherwise.");
+      "'cpu', 'cuda:N' or a device set 'cuda:0,1' for 'cpu', 'cuda', 'gpu', 'cuda:N', 'auto', "
+      "'cuda:0,1,...' or 'cuda:all'; ValueError otherwise.");
   m.def(
       "available_memory", [](std::string const& device) { return available_memory(Device::parse(device)); },
       nb::arg("device"), "Bytes that can be allocated on the device now (host: MemAvailable + free swap).");

@@ -32,7 +32,7 @@ void cdist_into(InputArray const& xa, InputArray const& xb, OutputArray const& o
   ConstMatrixView const y = matrix_view(xb, "cdist: XB");
   MatrixView const o = matrix_view(out, "cdist: out");
   expect_distance_dtypes("cdist", x, y, "XA", "XB");
-  Resources res(Device::parse(device), reinterpret_cast<void*>(stream));
+  Resources res(DeviceSet::parse(device), reinterpret_cast<void*>(stream));
   res.memory_budget = memory_budget;
   expect_reachable(xa, res.device, "cdist: XA");
   expect_reachable(xb, res.device, "cdist: XB");
@@ -50,7 +50,7 @@ void pdist_into(InputArray const& xa, OutputArray const& out, std::string const&
   ConstMatrixView const x = matrix_view(xa, "pdist: X");
   MatrixView const o = row_vector_view(out, "pdist: out");
   expect_distance_dtypes("pdist", x, x, "X", "X");
-  Resources res(Device::parse(device), reinterpret_cast<void*>(stream));
+  Resources res(DeviceSet::parse(device), reinterpret_cast<void*>(stream));
   res.memory_budget = memory_budget;
   expect_reachable(xa, res.device, "pdist: X");
   expect_reachable(out, res.device, "pdist: out");

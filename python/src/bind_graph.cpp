@@ -38,7 +38,7 @@ void apsp_into(InputArray const& weights_array, OutputArray const& dist_array, b
                           "; shortest paths take float32 or float64 weights")
                              .c_str());
   }
-  Resources const res(Device::parse(device), reinterpret_cast<void*>(stream));
+  Resources const res(DeviceSet::parse(device), reinterpret_cast<void*>(stream));
   expect_reachable(weights_array, res.device, "apsp: weights");
   expect_reachable(dist_array, res.device, "apsp: out");
   ApspOptions options;
@@ -60,7 +60,7 @@ using WeightArray = nb::ndarray<double const, nb::ndim<1>, nb::c_contig, nb::dev
 nb::tuple apsp_of_edges(sparse::Triplets const& edges, std::string const& dtype, bool directed,
                         bool next_hops, std::string const& framework, std::string const& home,
                         std::string const& device, std::uintptr_t stream) {
-  Resources const res(Device::parse(device), reinterpret_cast<void*>(stream));
+  Resources const res(DeviceSet::parse(device), reinterpret_cast<void*>(stream));
   DType const result_dtype = dtype_from_name(dtype);
   ApspOptions options;
   options.directed = directed;

@@ -45,7 +45,7 @@ ConstMatrixView rows_view(InputArray const& a, char const* who, char const* name
 
 Rows rows_of(char const* who, InputArray const& xa, InputArray const& xb, std::string const& device,
              std::uintptr_t stream) {
-  Resources const res(Device::parse(device), reinterpret_cast<void*>(stream));
+  Resources const res(DeviceSet::parse(device), reinterpret_cast<void*>(stream));
   Rows const r{rows_view(xa, who, "XA", res.device), rows_view(xb, who, "XB", res.device), res};
   expect_distance_dtypes(who, r.x, r.y, "XA", "XB");
   return r;
@@ -104,7 +104,7 @@ nb::tuple self_knn_of(InputArray const& x_array, std::int64_t k, std::string con
                       std::string const& home, std::string const& device, std::uintptr_t stream,
                       double p, std::optional<ParamArray> const& w,
                       std::optional<ParamArray> const& V, std::optional<ParamArray> const& VI) {
-  Resources const res(Device::parse(device), reinterpret_cast<void*>(stream));
+  Resources const res(DeviceSet::parse(device), reinterpret_cast<void*>(stream));
   ConstMatrixView const x = rows_view(x_array, "self_knn", "X", res.device);
   expect_distance_dtypes("self_knn", x, x, "X", "X");
   KnnOptions const options = knn_options(pad, metric_params(p, w, V, VI));

@@ -48,7 +48,7 @@ void product_into(InputArray const& a_array, InputArray const& b_array, OutputAr
   ConstMatrixView const b = matrix_view(b_array, "semiring_product: B");
   MatrixView const c = matrix_view(c_array, "semiring_product: out");
   expect_semiring_dtypes(a, b);
-  Resources const res(Device::parse(device), reinterpret_cast<void*>(stream));
+  Resources const res(DeviceSet::parse(device), reinterpret_cast<void*>(stream));
   expect_reachable(a_array, res.device, "semiring_product: A");
   expect_reachable(b_array, res.device, "semiring_product: B");
   expect_reachable(c_array, res.device, "semiring_product: out");

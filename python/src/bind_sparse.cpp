@@ -57,7 +57,7 @@ Plan make_plan(InputArray const& indptr, InputArray const& indices, InputArray c
                std::int64_t rows, std::int64_t cols, bool transpose, std::string const& device,
                std::uintptr_t stream) {
   sparse::CsrView const a = csr_of(indptr, indices, values, rows, cols);
-  Resources const res(Device::parse(device), reinterpret_cast<void*>(stream));
+  Resources const res(DeviceSet::parse(device), reinterpret_cast<void*>(stream));
   expect_reachable(values, res.device, "spmv: A");
   sparse::SpmvPlanOptions options;
   options.op = transpose ? sparse::Operation::kTranspose : sparse::Operation::kNone;

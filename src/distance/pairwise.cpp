@@ -9,9 +9,12 @@
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
 #include "core/detail/memory.hpp"
+#include "core/detail/split.hpp"
 #include "core/detail/validate_view.hpp"
+#include "distance/detail/compute.hpp"
 #include "distance/detail/plan.hpp"
 #include "distance/detail/row_windows.hpp"
+#include "distance/detail/split_pairwise.hpp"
 
 namespace cudist {
 namespace detail {
@@ -27,6 +30,36 @@ void validate_distance_inputs(char const* who, ConstMatrixView x, ConstMatrixVie
   CUDIST_EXPECTS(x.cols == y.cols, who << ": x has " << x.cols << " columns but y has " << y.cols);
 }
 
+void compute_pairwise(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
+                      bool same, MatrixView out, OutputLayout layout, Metric metric,
+                      MetricParams const& params) {
+  require_device(res.device, who);
+  ScopedDevice const device_scope(res.device);
+  std::optional<Array> x_stage, y_stage, out_stage;
+  ConstMatrixView const xs = staged(x, res.device, res.stream, x_stage);
+  ConstMatrixView const ys = same ? xs : staged(y, res.device, res.stream, y_stage);
+  MatrixView const resolved_out = resolved(out);
+  double const es = static_cast<double>(size_of(out.dtype));
+  std::int64_t const rows_per_window =
+      window_rows(res, who, resolved_out.memory, x.rows, es * static_cast<double>(y.rows),
+                  es * static_cast<double>(out.size()));
+  if (rows_per_window > 0) {
+    PlannedPairwise const planned =
+        plan_pairwise(res, who, xs, ys, same, resolved_out, layout, metric, params);
+    run_pairwise_in_windows(res, who, planned.problem, rows_per_window);
+    return;
+  }
+  MatrixView const target = staged_output(out, res.device, res.stream, false, out_stage);
+  PlannedPairwise const planned =
+      plan_pairwise(res, who, xs, ys, same, target, layout, metric, params);
+  run_pairwise(res, planned.problem);
+  if (out_stage) copy(out_stage->view(), out, res.stream);
+  // Host staging buffers must outlive the work queued on the stream.
+  if (res.device.is_cuda() && (x_stage || y_stage || !planned.temporaries.empty())) {
+    cuda_stream_synchronize(res.stream);
+  }
+}
+
 }  // namespace detail
 
 namespace {
@@ -37,39 +70,6 @@ void validate_output(char const* who, MatrixView out, std::int64_t rows, std::in
   detail::expect_shape(who, "out", out, rows, cols);
   CUDIST_EXPECTS(out.dtype == dtype, who << ": out is " << dtype_name(out.dtype) << " but must be "
                                          << dtype_name(dtype) << " for these inputs");
-}
-
-/// Stages inputs to the backend, runs, and copies the result to `out` if it lives elsewhere; a
-/// result in host memory larger than the device's memory budget is streamed to it in windows of
-/// rows (row_windows.hpp).
-void compute(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
-             bool same, MatrixView out, detail::OutputLayout layout, Metric metric,
-             MetricParams const& params) {
-  require_device(res.device, who);
-  detail::ScopedDevice const device_scope(res.device);
-  std::optional<Array> x_stage, y_stage, out_stage;
-  ConstMatrixView const xs = detail::staged(x, res.device, res.stream, x_stage);
-  ConstMatrixView const ys = same ? xs : detail::staged(y, res.device, res.stream, y_stage);
-  MatrixView const resolved_out = detail::resolved(out);
-  double const es = static_cast<double>(size_of(out.dtype));
-  std::int64_t const rows_per_window =
-      detail::window_rows(res, who, resolved_out.memory, x.rows, es * static_cast<double>(y.rows),
-                          es * static_cast<double>(out.size()));
-  if (rows_per_window > 0) {
-    detail::PlannedPairwise const planned =
-        detail::plan_pairwise(res, who, xs, ys, same, resolved_out, layout, metric, params);
-    detail::run_pairwise_in_windows(res, who, planned.problem, rows_per_window);
-    return;
-  }
-  MatrixView const target = detail::staged_output(out, res.device, res.stream, false, out_stage);
-  detail::PlannedPairwise const planned =
-      detail::plan_pairwise(res, who, xs, ys, same, target, layout, metric, params);
-  detail::run_pairwise(res, planned.problem);
-  if (out_stage) copy(out_stage->view(), out, res.stream);
-  // Host staging buffers must outlive the work queued on the stream.
-  if (res.device.is_cuda() && (x_stage || y_stage || !planned.temporaries.empty())) {
-    detail::cuda_stream_synchronize(res.stream);
-  }
 }
 
 }  // namespace
@@ -84,7 +84,11 @@ void cdist(Resources const& res, ConstMatrixView x, ConstMatrixView y, MatrixVie
   detail::validate_distance_inputs(who, x, y);
   validate_output(who, out, x.rows, y.rows, distance_output_dtype(x.dtype));
   if (x.rows == 0 || y.rows == 0) return;  // empty output: nothing to launch
-  compute(who, res, x, y, detail::same_view(x, y), out, detail::OutputLayout::kFull, metric, params);
+  if (res.is_split()) {
+    detail::expect_split_params(who, metric, params);
+    return detail::split_cdist(who, detail::split_resources(res, who), x, y, out, metric, params);
+  }
+  detail::compute_pairwise(who, res, x, y, detail::same_view(x, y), out, detail::OutputLayout::kFull, metric, params);
 }
 
 Array cdist(Resources const& res, ConstMatrixView x, ConstMatrixView y, Metric metric,
@@ -102,7 +106,11 @@ void pdist(Resources const& res, ConstMatrixView x, MatrixView out, Metric metri
   std::int64_t const pairs = x.rows * (x.rows - 1) / 2;
   validate_output(who, out, 1, pairs, distance_output_dtype(x.dtype));
   if (pairs == 0) return;
-  compute(who, res, x, x, true, out, detail::OutputLayout::kCondensed, metric, params);
+  if (res.is_split()) {
+    detail::expect_split_params(who, metric, params);
+    return detail::split_pdist(who, detail::split_resources(res, who), x, out, metric, params);
+  }
+  detail::compute_pairwise(who, res, x, x, true, out, detail::OutputLayout::kCondensed, metric, params);
 }
 
 Array pdist(Resources const& res, ConstMatrixView x, Metric metric, MetricParams const& params) {

@@ -12,6 +12,7 @@
 
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
+#include "core/detail/split.hpp"
 #include "core/detail/memory.hpp"
 #include "core/detail/validate_view.hpp"
 #include "cudist/core/memory_budget.hpp"
@@ -97,6 +98,7 @@ void apsp(Resources const& res, ConstMatrixView weights, MatrixView dist, ApspOp
   validate(weights, dist, options);
   std::int64_t const n = weights.rows;
   if (n == 0) return;
+  cudist::detail::expect_one_device(kWho, res);
   require_device(res.device, kWho);
   detail::ScopedDevice const device_scope(res.device);
   MatrixView const dist_r = detail::resolved(dist);
@@ -129,6 +131,7 @@ void apsp(Resources const& res, ConstMatrixView weights, MatrixView dist, ApspOp
 Array apsp(Resources const& res, ConstMatrixView weights, ApspOptions const& options) {
   validate_weights(weights);
   if (res.device.is_cuda()) {  // refuse before allocating the result
+    cudist::detail::expect_one_device(kWho, res);
     require_device(res.device, kWho);
     detail::ScopedDevice const device_scope(res.device);
     bool const next_on_device = options.next && detail::resolved(*options.next).memory == Memory::kDevice;

@@ -4,14 +4,17 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
 #include "core/detail/memory.hpp"
+#include "core/detail/split.hpp"
 #include "core/detail/validate_view.hpp"
 #include "neighbors/detail/backend.hpp"
 #include "neighbors/detail/database_chunks.hpp"
 #include "neighbors/detail/plan.hpp"
+#include "neighbors/detail/split_select.hpp"
 
 namespace cudist {
 namespace {
@@ -71,6 +74,18 @@ void run_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatr
   if (i_stage) copy(i_stage->view(), indices, res.stream);
 }
 
+/// knn over a device set: validated here, computed by split_knn, or split_self_knn for a
+/// self-join (x is y), whose diagonal the parts do not see as one.
+KnnResult split_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
+                    std::int64_t k, Metric metric, KnnOptions const& options, bool exclude_self) {
+  cudist::detail::expect_split_params(who, metric, options.params);
+  std::vector<Resources> const shards = cudist::detail::split_resources(res, who);
+  if (exclude_self || cudist::detail::same_view(x, y)) {
+    return neighbors::detail::split_self_knn(who, shards, x, k, metric, options, exclude_self);
+  }
+  return neighbors::detail::split_knn(who, shards, x, y, k, metric, options);
+}
+
 KnnResult allocate_result(Resources const& res, std::int64_t m, std::int64_t k, DType input) {
   return {Array::allocate(m, k, distance_output_dtype(input), res.device, res.stream),
           Array::allocate(m, k, DType::kInt64, res.device, res.stream)};
@@ -83,6 +98,14 @@ void knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_
   char const* who = "knn";
   neighbors::detail::validate_inputs(who, x, y);
   validate_outputs(who, distances, indices, x.rows, k, x.dtype);
+  if (res.is_split()) {
+    validate_k(who, k, neighbors::detail::whole(x, y), false, options.pad);
+    KnnResult const r = split_knn(who, res, x, y, k, metric, options, false);
+    cudist::detail::ScopedDevice const device_scope(res.device);
+    copy(r.distances.view(), distances, res.stream);
+    copy(r.indices.view(), indices, res.stream);
+    return;
+  }
   run_knn(who, res, x, y, neighbors::detail::whole(x, y), k, metric, distances, indices, options,
           cudist::detail::same_view(x, y), false);
 }
@@ -92,6 +115,7 @@ KnnResult knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::i
   char const* who = "knn";
   neighbors::detail::validate_inputs(who, x, y);
   validate_k(who, k, neighbors::detail::whole(x, y), false, options.pad);
+  if (res.is_split()) return split_knn(who, res, x, y, k, metric, options, false);
   KnnResult r = allocate_result(res, x.rows, k, x.dtype);
   knn(res, x, y, k, metric, r.distances.view(), r.indices.view(), options);
   return r;
@@ -104,6 +128,7 @@ KnnResult self_knn(Resources const& res, ConstMatrixView x, std::int64_t k, Metr
   bool const exclude = self == SelfJoin::kExcludeSelf;
   Batch const batch = neighbors::detail::whole(x, x);
   validate_k(who, k, batch, exclude, options.pad);
+  if (res.is_split()) return split_knn(who, res, x, x, k, metric, options, exclude);
   KnnResult r = allocate_result(res, x.rows, k, x.dtype);
   run_knn(who, res, x, x, batch, k, metric, r.distances.view(), r.indices.view(), options, true,
           exclude);
@@ -116,6 +141,11 @@ KnnResult knn_batched(Resources const& res, ConstMatrixView x, ConstMatrixView y
   neighbors::detail::validate_inputs(who, x, y);
   neighbors::detail::validate_batch(who, batch, x.rows, y.rows);
   validate_k(who, k, batch, false, options.pad);
+  if (res.is_split()) {
+    cudist::detail::expect_split_params(who, metric, options.params);
+    return neighbors::detail::split_knn_batched(who, cudist::detail::split_resources(res, who), x,
+                                                y, batch, k, metric, options);
+  }
   KnnResult r = allocate_result(res, x.rows, k, x.dtype);
   bool const self = cudist::detail::same_view(x, y) && batch.x_offsets == batch.y_offsets;
   run_knn(who, res, x, y, batch, k, metric, r.distances.view(), r.indices.view(), options, self,

@@ -1,11 +1,14 @@
 // API layer of match and match_batched: validate the criteria and inputs, plan, run.
 #include <cmath>
+#include <vector>
 
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
+#include "core/detail/split.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "neighbors/detail/backend.hpp"
 #include "neighbors/detail/plan.hpp"
+#include "neighbors/detail/split_select.hpp"
 
 namespace cudist {
 namespace {
@@ -24,6 +27,14 @@ neighbors::detail::MatchCriteria validated_criteria(char const* who, Metric metr
 MatchResult run_match(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
                       Batch const& batch, Metric metric, MatchOptions const& options) {
   neighbors::detail::MatchCriteria const criteria = validated_criteria(who, metric, options);
+  if (res.is_split()) {
+    cudist::detail::expect_split_params(who, metric, options.params);
+    std::vector<Resources> const shards = cudist::detail::split_resources(res, who);
+    if (batch.x_offsets.size() == 2) {
+      return neighbors::detail::split_match(who, shards, x, y, metric, options);
+    }
+    return neighbors::detail::split_match_batched(who, shards, x, y, batch, metric, options);
+  }
   require_device(res.device, who);
   cudist::detail::ScopedDevice const device_scope(res.device);
   neighbors::detail::PlannedSelect const planned = neighbors::detail::plan_select(

@@ -3,9 +3,11 @@
 
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
+#include "core/detail/split.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "neighbors/detail/backend.hpp"
 #include "neighbors/detail/plan.hpp"
+#include "neighbors/detail/split_select.hpp"
 
 namespace cudist {
 
@@ -17,6 +19,11 @@ RadiusResult radius(Resources const& res, ConstMatrixView x, ConstMatrixView y, 
     CUDIST_EXPECTS(!std::isnan(r), who << ": r is NaN; for inner_product r is the smallest similarity kept");
   } else {
     CUDIST_EXPECTS(r >= 0, who << ": r = " << r << "; the radius must be >= 0");
+  }
+  if (res.is_split()) {
+    cudist::detail::expect_split_params(who, metric, params);
+    return neighbors::detail::split_radius(who, cudist::detail::split_resources(res, who), x, y, r,
+                                           metric, params);
   }
   require_device(res.device, who);
   cudist::detail::ScopedDevice const device_scope(res.device);

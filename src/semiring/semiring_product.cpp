@@ -5,6 +5,7 @@
 
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
+#include "core/detail/split.hpp"
 #include "core/detail/memory.hpp"
 #include "core/detail/validate_view.hpp"
 #include "cudist/semiring/semiring.hpp"
@@ -51,6 +52,7 @@ void semiring_product(Resources const& res, ConstMatrixView a, ConstMatrixView b
                       Semiring semiring, SemiringOptions const& options) {
   validate(a, b, c, semiring, options);
   if (c.empty()) return;
+  cudist::detail::expect_one_device(kWho, res);
   require_device(res.device, kWho);
   detail::ScopedDevice const device_scope(res.device);
 

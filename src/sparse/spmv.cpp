@@ -8,9 +8,11 @@
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
 #include "core/detail/memory.hpp"
+#include "core/detail/split.hpp"
 #include "sparse/detail/backend.hpp"
 #include "sparse/detail/csr_checks.hpp"
 #include "sparse/detail/plan_state.hpp"
+#include "sparse/detail/split_spmv.hpp"
 
 namespace cudist::sparse {
 namespace {
@@ -101,6 +103,17 @@ SpmvProblem vector_problem(char const* who, SpmvPlan const& plan, ConstMatrixVie
   return p;
 }
 
+/// A one-shot product over a device set: op(A) = A and row-major operands only.
+void split_one_shot(char const* who, Resources const& res, detail::SplitProduct what,
+                    CsrView const& a, ConstMatrixView x, MatrixView y, double alpha, double beta,
+                    Operation op, Layout layout = Layout::kRowMajor) {
+  CUDIST_EXPECTS(op == Operation::kNone,
+                 who << ": A^T is not split over a device set; pass one device");
+  CUDIST_EXPECTS(layout == Layout::kRowMajor,
+                 who << ": column-major X / Y are not split over a device set; pass one device");
+  detail::split_product(who, cudist::detail::split_resources(res, who), what, a, x, y, alpha, beta);
+}
+
 }  // namespace
 
 std::int64_t SpmvPlan::rows() const { return state().a.rows; }
@@ -118,6 +131,7 @@ SpmvPlan::State const& SpmvPlan::state() const {
 
 SpmvPlan make_spmv_plan(Resources const& res, CsrView const& a, SpmvPlanOptions const& options) {
   constexpr char const* who = "make_spmv_plan";
+  cudist::detail::expect_one_device(who, res);
   require_device(res.device, who);
   cudist::detail::ScopedDevice const device_scope(res.device);  // for the whole plan's making
   Memory const memory = detail::check_csr(who, res, a, options.check);
@@ -154,6 +168,9 @@ void spmv(Resources const& res, SpmvPlan const& plan, ConstMatrixView x, MatrixV
 
 void spmv(Resources const& res, CsrView const& a, ConstMatrixView x, MatrixView y, double alpha,
           double beta, Operation op) {
+  if (res.is_split()) {
+    return split_one_shot("spmv", res, detail::SplitProduct::kSpmv, a, x, y, alpha, beta, op);
+  }
   spmv(res, make_spmv_plan(res, a, {op}), x, y, alpha, beta);
 }
 
@@ -178,6 +195,10 @@ void spmm(Resources const& res, SpmvPlan const& plan, ConstMatrixView x, MatrixV
 
 void spmm(Resources const& res, CsrView const& a, ConstMatrixView x, MatrixView y, double alpha,
           double beta, Layout layout, Operation op) {
+  if (res.is_split()) {
+    return split_one_shot("spmm", res, detail::SplitProduct::kSpmm, a, x, y, alpha, beta, op,
+                          layout);
+  }
   spmm(res, make_spmv_plan(res, a, {op}), x, y, alpha, beta, layout);
 }
 
@@ -188,6 +209,10 @@ void spmv_min_plus(Resources const& res, SpmvPlan const& plan, ConstMatrixView x
 
 void spmv_min_plus(Resources const& res, CsrView const& a, ConstMatrixView x, MatrixView y,
                    Operation op) {
+  if (res.is_split()) {
+    return split_one_shot("spmv_min_plus", res, detail::SplitProduct::kSpmvMinPlus, a, x, y, 1, 0,
+                          op);
+  }
   spmv_min_plus(res, make_spmv_plan(res, a, {op}), x, y);
 }
 

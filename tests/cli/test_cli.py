@@ -172,3 +172,26 @@ def test_truncated_npy_is_rejected_with_its_name(tmp_path):
 def test_demo_matches_the_shipped_descriptors():
     done = run("demo")
     assert "OpenCV's BFMatcher keeps 80" in done.stdout and "OpenCV's BFMatcher keeps 53" in done.stdout
+
+
+@pytest.mark.parametrize("device, says", [("cuda:0,0", "names cuda:0 twice"),
+                                          ("cuda:0,x", "not a CUDA ordinal")])
+def test_a_bad_device_set_is_refused_naming_it(device, says, tmp_path, rng):
+    x = save(tmp_path, "x.npy", rng.random((6, 3)).astype(np.float32))
+    done = run("knn", x, x, "-k", "2", "--indices", tmp_path / "i.npy", "--device", device,
+               device=False, expect_ok=False)
+    assert says in done.stderr
+    assert not (tmp_path / "i.npy").exists()
+
+
+def test_a_device_set_gives_the_single_device_answer(tmp_path, rng):
+    # cuda:all splits the database over every GPU and merges exactly; on one GPU it is that GPU.
+    if DEVICE == "cpu":
+        pytest.skip("device sets name GPUs")
+    x = save(tmp_path, "x.npy", rng.random((40, 8)).astype(np.float32))
+    y = save(tmp_path, "y.npy", rng.random((301, 8)).astype(np.float32))
+    for name, device in (("one", "cuda:0"), ("all", "cuda:all")):
+        run("knn", x, y, "-k", "7", "--indices", tmp_path / f"i_{name}.npy",
+            "--distances", tmp_path / f"d_{name}.npy", "--device", device, device=False)
+    for kind in "id":
+        assert_array_equal(np.load(tmp_path / f"{kind}_one.npy"), np.load(tmp_path / f"{kind}_all.npy"))

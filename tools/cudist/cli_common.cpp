@@ -14,7 +14,9 @@
 namespace cudist::cli {
 
 void add_device_option(CLI::App& cmd, std::string& device) {
-  cmd.add_option("--device", device, "cpu, cuda, cuda:N or auto (the GPU when present)")
+  cmd.add_option("--device", device,
+                 "cpu, cuda, cuda:N, auto (the GPU when present), or GPUs to split the work over: "
+                 "cuda:0,1 or cuda:all (knn, match, radius, cdist, pdist)")
       ->default_val("auto");
 }
 

@@ -118,9 +118,9 @@ void run_distance_matrix(Resources const& res, std::string const& data_dir) {
 }
 
 void run_demo(DemoArgs const& a) {
-  Resources const res(Device::parse(a.device));
+  Resources const res(DeviceSet::parse(a.device));
   std::printf("cudist demo on %s: matching the descriptors of box.png against box_in_scene.png "
-              "(times: median of %d runs)\n", res.device.str().c_str(), kRuns);
+              "(times: median of %d runs)\n", res.devices.str().c_str(), kRuns);
   run_match_job(res, a.data_dir, {"SIFT, L2", "sift_u8", "box_sift_ratio075_matches.npy", Metric::kEuclidean});
   run_match_job(res, a.data_dir, {"ORB, bit Hamming", "orb", "box_orb_ratio075_matches.npy", Metric::kHammingBits});
   run_distance_matrix(res, a.data_dir);

@@ -26,7 +26,7 @@ struct DistanceArgs {
 /// windows only when the output exceeds its memory). The estimate: 2 instructions per element at
 /// 50 G/s.
 Resources resources_for(std::string const& device, double elements, double output_bytes, double row_bytes) {
-  Resources res(Device::parse(device));
+  Resources res(DeviceSet::parse(device));
   constexpr double kCpuInstructionsPerSecond = 50e9;
   constexpr double kSecondsWorthABar = 2.0;
   if (!res.device.is_cuda() && elements * 2 / kCpuInstructionsPerSecond > kSecondsWorthABar) {
@@ -40,7 +40,7 @@ void report(DistanceArgs const& a, char const* what, Metric metric, Array const&
   if (a.quiet) return;
   std::printf("%s %s: %s (d=%lld, %s) on %s in %.3f s -> %s\n", what, std::string(metric_name(metric)).c_str(),
               shape.c_str(), static_cast<long long>(x.cols()), std::string(dtype_name(x.dtype())).c_str(),
-              res.device.str().c_str(), secs, a.output.c_str());
+              (res.is_split() ? res.devices.str() : res.device.str()).c_str(), secs, a.output.c_str());
 }
 
 /// cdist / pdist into a .npy written in place (io::NpyFileOutput): a result larger than the GPU

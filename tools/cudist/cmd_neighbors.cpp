@@ -37,7 +37,7 @@ void run_knn(NeighborArgs const& a) {
   if (a.indices.empty() && a.distances.empty()) throw InvalidArgument("knn: give --indices and/or --distances");
   refuse_clashing_files({{"X", a.x}, {"Y", a.y}}, {{"--indices", a.indices}, {"--distances", a.distances}});
   Array const x = io::read_matrix(a.x);
-  Resources const res(Device::parse(a.device));
+  Resources const res(DeviceSet::parse(a.device));
   KnnOptions opt;
   opt.params = a.metric.params();
   opt.pad = a.pad;
@@ -58,14 +58,14 @@ void run_knn(NeighborArgs const& a) {
     std::printf("knn %s k=%lld: %s against %s on %s in %.3f s\n", a.metric.metric.c_str(),
                 static_cast<long long>(a.k), shape_of(x).c_str(),
                 a.y.empty() ? (a.include_self ? "itself" : "itself, each point excluded") : a.y.c_str(),
-                res.device.str().c_str(), secs);
+                res.devices.str().c_str(), secs);
   }
 }
 
 void run_match(NeighborArgs const& a) {
   refuse_clashing_files({{"X", a.x}, {"Y", a.y}}, {{"--output", a.output}, {"--distances", a.distances}});
   Array const x = io::read_matrix(a.x), y = io::read_matrix(a.y);
-  Resources const res(Device::parse(a.device));
+  Resources const res(DeviceSet::parse(a.device));
   MatchOptions opt;
   opt.ratio = a.ratio;
   opt.mutual = a.mutual;
@@ -84,7 +84,7 @@ void run_match(NeighborArgs const& a) {
   if (!a.quiet) {
     std::printf("match %s ratio=%g%s: %lld of %lld queries matched on %s in %.3f s -> %s\n",
                 a.metric.metric.c_str(), a.ratio, a.mutual ? " mutual" : "", static_cast<long long>(pairs.rows()),
-                static_cast<long long>(x.rows()), res.device.str().c_str(), secs, a.output.c_str());
+                static_cast<long long>(x.rows()), res.devices.str().c_str(), secs, a.output.c_str());
   }
 }
 
@@ -93,7 +93,7 @@ void run_radius(NeighborArgs const& a) {
                                                    {"--output (_indices.npy)", a.output + "_indices.npy"},
                                                    {"--output (_distances.npy)", a.output + "_distances.npy"}});
   Array const x = io::read_matrix(a.x), y = io::read_matrix(a.y);
-  Resources const res(Device::parse(a.device));
+  Resources const res(DeviceSet::parse(a.device));
   auto const start = std::chrono::steady_clock::now();
   RadiusResult const r = radius(res, x, y, a.r, a.metric.parsed(), a.metric.params());
   double const secs = seconds_since(start);
@@ -103,7 +103,7 @@ void run_radius(NeighborArgs const& a) {
   if (!a.quiet) {
     std::printf("radius %s r=%g: %lld pairs among %s x %lld rows on %s in %.3f s -> %s_{offsets,indices,distances}.npy\n",
                 a.metric.metric.c_str(), a.r, static_cast<long long>(r.indices.cols()), shape_of(x).c_str(),
-                static_cast<long long>(y.rows()), res.device.str().c_str(), secs, a.output.c_str());
+                static_cast<long long>(y.rows()), res.devices.str().c_str(), secs, a.output.c_str());
   }
 }
 

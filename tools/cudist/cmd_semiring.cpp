@@ -28,7 +28,7 @@ void run_product(ProductArgs const& args) {
   Array const a = io::read_npy(args.a);
   Array const b = io::read_npy(args.b);
   Semiring const semiring = semiring_from_name(args.semiring);
-  Resources const res(Device::parse(args.device));
+  Resources const res(DeviceSet::parse(args.device));
   Array c = Array::allocate(a.rows(), b.cols(), a.dtype(), Device::cpu());
   Array witness;
   SemiringOptions options;
@@ -46,7 +46,7 @@ void run_product(ProductArgs const& args) {
                 std::string(semiring_name(semiring)).c_str(), static_cast<long long>(a.rows()),
                 static_cast<long long>(a.cols()), static_cast<long long>(b.rows()),
                 static_cast<long long>(b.cols()), std::string(dtype_name(a.dtype())).c_str(),
-                res.device.str().c_str(), secs, args.output.c_str(),
+                res.devices.str().c_str(), secs, args.output.c_str(),
                 args.witness.empty() ? "" : ", witness -> ", args.witness.c_str());
   }
 }
@@ -79,7 +79,7 @@ void run_apsp(ApspArgs const& args) {
   refuse_clashing_files({{"G", args.graph}}, {{"--output", args.output}, {"--next", args.next}});
   sparse::Triplets const edges = io::read_matrix_market_triplets(args.graph);
   DType const dtype = dtype_from_name(args.dtype);
-  Resources const res(Device::parse(args.device));
+  Resources const res(DeviceSet::parse(args.device));
   bool const want_next = !args.next.empty() || !args.path.empty();
   Array next;
   ApspOptions options;
@@ -96,7 +96,7 @@ void run_apsp(ApspArgs const& args) {
   if (!args.quiet) {
     std::printf("apsp: %lld vertices, %lld edges (%s, %s) on %s in %.3f s -> %s%s%s\n",
                 static_cast<long long>(edges.rows), static_cast<long long>(edges.size()),
-                args.directed ? "directed" : "undirected", args.dtype.c_str(), res.device.str().c_str(),
+                args.directed ? "directed" : "undirected", args.dtype.c_str(), res.devices.str().c_str(),
                 secs, args.output.c_str(), args.next.empty() ? "" : ", next hops -> ", args.next.c_str());
   }
   if (!args.path.empty()) print_path(dist, next, args.path[0], args.path[1]);

@@ -101,7 +101,7 @@ void run_product(SparseArgs const& args, char const* what, bool vector, double f
   refuse_clashing_files({{"A", args.matrix}, {"X", args.x}, {"--y0", args.y0}}, {{"--output", args.output}});
   Array const x = as_floating(io::read_npy(args.x), "x");
   sparse::CsrMatrix const a = read_matrix(args.matrix, x.dtype());
-  Resources const res(Device::parse(args.device));
+  Resources const res(DeviceSet::parse(args.device));
   sparse::SpmvPlanOptions options;
   options.op = args.transpose ? sparse::Operation::kTranspose : sparse::Operation::kNone;
   options.algorithm = algorithm_from_name(args.algorithm);
@@ -123,7 +123,7 @@ void run_product(SparseArgs const& args, char const* what, bool vector, double f
         "%s: %sA (%lld x %lld, %lld stored entries, %s) on %s: plan %.3f s, product %.3f s -> %s\n",
         what, args.transpose ? "transposed " : "", static_cast<long long>(a.rows()),
         static_cast<long long>(a.cols()), static_cast<long long>(a.nnz()),
-        std::string(dtype_name(x.dtype())).c_str(), res.device.str().c_str(), plan_secs, run_secs,
+        std::string(dtype_name(x.dtype())).c_str(), res.devices.str().c_str(), plan_secs, run_secs,
         args.output.c_str());
   }
 }

@@ -16,9 +16,19 @@ struct Resources {
   /// database in host memory. 0: the device's free memory. A result or database larger than this
   /// is streamed through it in pieces (out of core).
   std::uint64_t memory_budget = 0;
+  /// Several devices: when it names two or more, a call that supports it splits its work over
+  /// them and returns its result on the first, which must be `device`; `stream` is then that
+  /// device's stream and the others use their legacy default streams. Such a call synchronizes.
+  /// Empty or one device: `device` alone.
+  DeviceSet devices;
 
   Resources() = default;
   explicit Resources(Device d, void* s = nullptr) : device(d), stream(s) {}
+  explicit Resources(DeviceSet const& set, void* s = nullptr)
+      : device(set.empty() ? Device::cpu() : set.primary()), stream(s), devices(set) {}
+
+  /// True when the call is split over several devices.
+  bool is_split() const { return devices.size() > 1; }
 };
 
 }  // namespace cudist

@@ -1,0 +1,104 @@
+#include "core/detail/split.hpp"
+
+#include <atomic>
+#include <exception>
+#include <thread>
+
+#include "core/detail/cuda_runtime.hpp"
+#include "core/detail/expects.hpp"
+#include "core/detail/memory.hpp"
+
+namespace cudist::detail {
+
+std::vector<RowRange> split_rows(std::int64_t n, std::size_t parts) {
+  auto const p = static_cast<std::int64_t>(parts);
+  std::vector<RowRange> ranges(parts);
+  for (std::int64_t s = 0; s < p; ++s) {
+    // The first n % p parts take one row more.
+    ranges[s].begin = s * (n / p) + std::min(s, n % p);
+    ranges[s].end = ranges[s].begin + n / p + (s < n % p ? 1 : 0);
+  }
+  return ranges;
+}
+
+ConstMatrixView row_slice(ConstMatrixView v, RowRange r) {
+  auto const* base = static_cast<char const*>(v.data);
+  std::size_t const offset = static_cast<std::size_t>(r.begin * v.stride) * size_of(v.dtype);
+  return {r.size() > 0 ? base + offset : v.data, r.size(), v.cols, v.stride, v.dtype, v.memory};
+}
+
+MatrixView row_slice(MatrixView v, RowRange r) {
+  auto* base = static_cast<char*>(v.data);
+  std::size_t const offset = static_cast<std::size_t>(r.begin * v.stride) * size_of(v.dtype);
+  return {r.size() > 0 ? base + offset : v.data, r.size(), v.cols, v.stride, v.dtype, v.memory};
+}
+
+std::vector<Resources> split_resources(Resources const& res, char const* who) {
+  require_device_set(res.devices, who);
+  CUDIST_EXPECTS(res.devices.primary() == res.device,
+                 who << ": Resources::device is " << res.device.str() << " but the device set "
+                     << res.devices.str() << " starts with " << res.devices.primary().str()
+                     << "; results are returned on the first device of the set");
+  std::vector<Resources> shards;
+  for (std::size_t s = 0; s < res.devices.size(); ++s) {
+    shards.emplace_back(res.devices.devices[s], s == 0 ? res.stream : nullptr);
+    shards.back().memory_budget = res.memory_budget;  // each device streams within the same budget
+  }
+  return shards;
+}
+
+void run_parts(std::vector<Resources> const& shards, std::function<void(std::size_t)> const& part) {
+  std::vector<std::exception_ptr> failures(shards.size());
+  std::atomic<bool> failed{false};
+  auto run_one = [&](std::size_t s) {
+    if (failed.load()) return;
+    try {
+      ScopedDevice const device_scope(shards[s].device);
+      part(s);
+    } catch (...) {
+      failures[s] = std::current_exception();
+      failed.store(true);
+    }
+  };
+  bool const concurrent = shards.size() > 1 && shards.front().device.is_cuda();
+  if (concurrent) {
+    std::vector<std::thread> threads;
+    threads.reserve(shards.size());
+    for (std::size_t s = 0; s < shards.size(); ++s) threads.emplace_back(run_one, s);
+    for (std::thread& t : threads) t.join();
+  } else {
+    for (std::size_t s = 0; s < shards.size(); ++s) run_one(s);
+  }
+  for (std::exception_ptr const& f : failures) {
+    if (f) std::rethrow_exception(f);
+  }
+}
+
+ConstMatrixView readable_on(Resources const& shard, ConstMatrixView v, std::optional<Array>& copy) {
+  ConstMatrixView const r = resolved(v);
+  if (r.memory != Memory::kDevice || r.empty()) return r;
+  copy = Array::copy_of(r, shard.device, shard.stream);
+  return copy->view();
+}
+
+Array returned_on(Resources const& primary, Array host) {
+  if (!primary.device.is_cuda()) return host;
+  ScopedDevice const device_scope(primary.device);
+  return Array::copy_of(host.view(), primary.device, primary.stream);
+}
+
+void expect_one_device(char const* who, Resources const& res) {
+  CUDIST_EXPECTS(!res.is_split(), who << ": device set " << res.devices.str() << " given, but "
+                                      << who << " runs on one device; pass a single device");
+}
+
+void expect_split_params(char const* who, Metric metric, MetricParams const& params) {
+  CUDIST_EXPECTS(metric != Metric::kSEuclidean || !params.V.empty(),
+                 who << ": seuclidean over a device set needs V (MetricParams::V): each device would "
+                        "estimate the variances from its own rows");
+  CUDIST_EXPECTS(metric != Metric::kMahalanobis || !params.VI.empty(),
+                 who << ": mahalanobis over a device set needs VI (MetricParams::VI): each device "
+                        "would estimate the covariance from its own rows");
+}
+
+}  // namespace cudist::detail
