@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <sstream>
 
 #include "cudist/core/array.hpp"
@@ -57,6 +58,30 @@ inline ::testing::AssertionResult matches(Array const& got, reference::Matrix co
   return ::testing::AssertionFailure() << bad << " of " << want.rows * want.cols
                                        << " entries differ (rtol " << tol.rtol << ", atol " << tol.atol
                                        << "):" << first.str();
+}
+
+/// `got` bit for bit equal to `want` (host arrays of one shape and dtype), except that a NaN
+/// matches a NaN of any payload: the GPU's NaN (sqrtf of one) is not the host's. For answers
+/// that must not depend on how the work was divided (shards, windows, chunks).
+inline ::testing::AssertionResult identical(Array const& got, Array const& want) {
+  if (got.rows() != want.rows() || got.cols() != want.cols() || got.dtype() != want.dtype()) {
+    return ::testing::AssertionFailure() << dtype_name(got.dtype()) << " (" << got.rows() << ", "
+                                         << got.cols() << ") but expected " << dtype_name(want.dtype())
+                                         << " (" << want.rows() << ", " << want.cols() << ")";
+  }
+  bool const floating = got.dtype() == DType::kFloat32 || got.dtype() == DType::kFloat64;
+  std::size_t const width = size_of(got.dtype());
+  auto const* g = static_cast<char const*>(got.data());
+  auto const* w = static_cast<char const*>(want.data());
+  for (std::int64_t e = 0; e < got.size(); ++e) {
+    if (std::memcmp(g + e * width, w + e * width, width) == 0) continue;
+    if (floating && std::isnan(value_at(got, e)) && std::isnan(value_at(want, e))) continue;
+    std::ostringstream values;
+    if (floating) values << ": got " << value_at(got, e) << ", want " << value_at(want, e);
+    return ::testing::AssertionFailure() << "first difference at (" << e / got.cols() << ", "
+                                         << e % got.cols() << ")" << values.str();
+  }
+  return ::testing::AssertionSuccess();
 }
 
 }  // namespace cudist::test

@@ -4,12 +4,12 @@
 // so one GPU or the CPU exercises the split path; a device set with cuda:all gives the same.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "common/backend.hpp"
+#include "common/compare.hpp"
 #include "common/data.hpp"
 #include "cudist/distance/pairwise.hpp"
 #include "distance/detail/split_pairwise.hpp"
@@ -17,12 +17,8 @@
 namespace cudist {
 namespace {
 
-bool same_bits(Array const& a, Array const& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), a.bytes()) == 0;
-}
-
 TEST(SplitCdist, EqualsTheUnsplitCall) {
+  CUDIST_REQUIRE_BACKEND();
   std::uint64_t seed = 3;
   for (Metric metric : {Metric::kEuclidean, Metric::kCosine, Metric::kCityblock, Metric::kInnerProduct}) {
     for (std::int64_t m : {1, 5, 37}) {
@@ -38,19 +34,20 @@ TEST(SplitCdist, EqualsTheUnsplitCall) {
         // Backend memory, dense.
         Array out = Array::allocate(m, 29, DType::kFloat32, test::backend_device());
         detail::split_cdist("cdist", set, xb, yb, out.view(), metric, {});
-        EXPECT_TRUE(same_bits(test::to_host(out), want)) << label;
+        EXPECT_TRUE(test::identical(test::to_host(out), want)) << label;
         // Host memory with a row stride wider than a row.
         Array wide = Array::allocate(m, 40, DType::kFloat32, Device::cpu());
         MatrixView const strided{wide.data(), m, 29, 40, DType::kFloat32, Memory::kHost};
         detail::split_cdist("cdist", set, x.array, y.array, strided, metric, {});
         Array const packed = Array::copy_of(strided, Device::cpu());
-        EXPECT_TRUE(same_bits(packed, want)) << label << " (strided host output)";
+        EXPECT_TRUE(test::identical(packed, want)) << label << " (strided host output)";
       }
     }
   }
 }
 
 TEST(SplitCdist, SelfJoinKeepsTheExactZeroDiagonal) {
+  CUDIST_REQUIRE_BACKEND();
   // cosine and correlation of a row against a copy of itself need not be 0; cdist(x, x) writes 0.
   std::uint64_t seed = 30;
   for (Metric metric : {Metric::kCosine, Metric::kCorrelation, Metric::kEuclidean, Metric::kInnerProduct}) {
@@ -63,7 +60,7 @@ TEST(SplitCdist, SelfJoinKeepsTheExactZeroDiagonal) {
         std::vector<Resources> const set(shards, test::backend_resources());
         Array out = Array::allocate(45, 45, want.dtype(), test::backend_device());
         detail::split_cdist("cdist", set, xb, xb, out.view(), metric, {});
-        EXPECT_TRUE(same_bits(test::to_host(out), want))
+        EXPECT_TRUE(test::identical(test::to_host(out), want))
             << metric_name(metric) << " " << dtype_name(dtype) << " shards=" << shards;
       }
     }
@@ -71,6 +68,7 @@ TEST(SplitCdist, SelfJoinKeepsTheExactZeroDiagonal) {
 }
 
 TEST(SplitPdist, EqualsTheUnsplitCall) {
+  CUDIST_REQUIRE_BACKEND();
   std::uint64_t seed = 50;
   for (Metric metric : {Metric::kEuclidean, Metric::kCosine, Metric::kChebyshev}) {
     for (std::int64_t n : {2, 3, 40}) {
@@ -84,26 +82,27 @@ TEST(SplitPdist, EqualsTheUnsplitCall) {
                                   " shards=" + std::to_string(shards);
         Array out = Array::allocate(1, n * (n - 1) / 2, DType::kFloat32, test::backend_device());
         detail::split_pdist("pdist", set, xb, out.view(), metric, {});
-        EXPECT_TRUE(same_bits(test::to_host(out), want)) << label;
+        EXPECT_TRUE(test::identical(test::to_host(out), want)) << label;
         Array host_out = Array::allocate(1, n * (n - 1) / 2, DType::kFloat32, Device::cpu());
         detail::split_pdist("pdist", set, x.array, host_out.view(), metric, {});
-        EXPECT_TRUE(same_bits(host_out, want)) << label << " (host output)";
+        EXPECT_TRUE(test::identical(host_out, want)) << label << " (host output)";
       }
     }
   }
 }
 
 TEST(SplitCdist, PublicDeviceSetGivesTheSingleDeviceAnswer) {
+  CUDIST_REQUIRE_BACKEND();
   Resources const one = test::backend_resources();
   Resources const all = one.device.is_cuda() ? Resources(DeviceSet::parse("cuda:all")) : one;
   test::TestMatrix const x = test::random_reals(41, 9, DType::kFloat32, -1, 1, 71);
   test::TestMatrix const y = test::random_reals(23, 9, DType::kFloat32, -1, 1, 72);
   Array const want = test::to_host(cdist(one, x.array, y.array, Metric::kEuclidean));
-  EXPECT_TRUE(same_bits(test::to_host(cdist(all, x.array, y.array, Metric::kEuclidean)), want));
+  EXPECT_TRUE(test::identical(test::to_host(cdist(all, x.array, y.array, Metric::kEuclidean)), want));
   Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
-  EXPECT_TRUE(same_bits(test::to_host(cdist(all, xb, yb, Metric::kEuclidean)), want)) << "device inputs";
+  EXPECT_TRUE(test::identical(test::to_host(cdist(all, xb, yb, Metric::kEuclidean)), want)) << "device inputs";
   Array const p_want = test::to_host(pdist(one, xb, Metric::kCosine));
-  EXPECT_TRUE(same_bits(test::to_host(pdist(all, xb, Metric::kCosine)), p_want)) << "pdist";
+  EXPECT_TRUE(test::identical(test::to_host(pdist(all, xb, Metric::kCosine)), p_want)) << "pdist";
 }
 
 }  // namespace

@@ -3,13 +3,12 @@
 // included). A small Resources::memory_budget forces the chunks on small problems.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <string>
 
 #include "common/backend.hpp"
+#include "common/compare.hpp"
 #include "common/data.hpp"
 #include "common/expect_error.hpp"
 #include "cudist/core/error.hpp"
@@ -33,30 +32,9 @@ KnnResult knn_of_host_database(Resources const& res, Array const& x, Array const
   return {test::to_host(r.distances), test::to_host(r.indices)};
 }
 
-double value_at(Array const& a, std::int64_t i) {
-  return a.dtype() == DType::kFloat64 ? a.data_as<double>()[i] : a.data_as<float>()[i];
-}
-
 ::testing::AssertionResult same_answer(KnnResult const& got, KnnResult const& want) {
-  if (got.indices.size() != want.indices.size() || got.distances.bytes() != want.distances.bytes()) {
-    return ::testing::AssertionFailure() << "shapes differ";
-  }
-  if (std::memcmp(got.indices.data(), want.indices.data(), got.indices.bytes()) != 0) {
-    for (std::int64_t i = 0; i < got.indices.size(); ++i) {
-      std::int64_t const a = got.indices.data_as<std::int64_t>()[i], b = want.indices.data_as<std::int64_t>()[i];
-      if (a != b) return ::testing::AssertionFailure() << "entry " << i << ": index " << a << " chunked, " << b << " whole";
-    }
-  }
-  // Bit for bit, except that a NaN distance may carry any payload (the GPU's NaN is not the host's).
-  for (std::int64_t i = 0; i < got.distances.size(); ++i) {
-    double const a = value_at(got.distances, i), b = value_at(want.distances, i);
-    bool const same = std::isnan(a) ? std::isnan(b) : std::memcmp(&a, &b, sizeof a) == 0;
-    if (!same) {
-      return ::testing::AssertionFailure() << "entry " << i << " (same indices): distance " << a
-                                           << " chunked, " << b << " whole";
-    }
-  }
-  return ::testing::AssertionSuccess();
+  if (::testing::AssertionResult r = test::identical(got.indices, want.indices); !r) return r << " (indices)";
+  return test::identical(got.distances, want.distances) << " (distances)";
 }
 
 /// Integer data (many ties), one NaN row and one infinite row in the database.

@@ -5,9 +5,7 @@
 // rows, k larger than a shard, empty shards (more shards than rows of y), padding, every metric.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -34,24 +32,9 @@ std::vector<Resources> shards_of(std::size_t n) {
   return std::vector<Resources>(n, test::backend_resources());
 }
 
-/// Bitwise equality of two arrays brought to the host (NaN equals the same NaN bits).
+/// The two arrays brought to the host are identical (test::identical: NaN matches any NaN).
 ::testing::AssertionResult same_bits(ConstMatrixView got, ConstMatrixView want, char const* what) {
-  Array const g = test::to_host(got), w = test::to_host(want);
-  if (g.rows() != w.rows() || g.cols() != w.cols() || g.dtype() != w.dtype()) {
-    return ::testing::AssertionFailure() << what << ": shape (" << g.rows() << ", " << g.cols()
-                                         << ") vs (" << w.rows() << ", " << w.cols() << ")";
-  }
-  if (g.bytes() > 0 && std::memcmp(g.data(), w.data(), g.bytes()) != 0) {
-    std::size_t const width = size_of(g.dtype());
-    for (std::int64_t e = 0; e < g.size(); ++e) {
-      if (std::memcmp(static_cast<char const*>(g.data()) + e * width,
-                      static_cast<char const*>(w.data()) + e * width, width) != 0) {
-        return ::testing::AssertionFailure() << what << ": first difference at element " << e
-                                             << " (row " << e / g.cols() << ")";
-      }
-    }
-  }
-  return ::testing::AssertionSuccess();
+  return test::identical(test::to_host(got), test::to_host(want)) << " (" << what << ")";
 }
 
 /// Rows of NaN and inf in a host float32/float64 matrix: row 1 all NaN, row 3 one inf, when present.
@@ -97,6 +80,7 @@ TEST(SplitRows, CoverInOrderWithBalancedSizes) {
 }
 
 TEST(RunParts, FirstFailureIsRethrownAfterEveryPartFinished) {
+  CUDIST_REQUIRE_BACKEND();
   std::vector<int> ran(4, 0);
   try {
     detail::run_parts(shards_of(4), [&](std::size_t s) {
@@ -113,6 +97,7 @@ TEST(RunParts, FirstFailureIsRethrownAfterEveryPartFinished) {
 // Integer data (full of ties) and reals with NaN / inf rows, for every metric the knn tests cover,
 // split 2 and 7 ways (7 > rows of y in the smallest case: empty shards).
 TEST(SplitKnn, EqualsTheUnsplitCallForEveryMetric) {
+  CUDIST_REQUIRE_BACKEND();
   Metric const metrics[] = {Metric::kEuclidean, Metric::kSqEuclidean, Metric::kCityblock,
                             Metric::kChebyshev, Metric::kMinkowski, Metric::kCosine,
                             Metric::kCorrelation, Metric::kCanberra, Metric::kBraycurtis,
@@ -142,6 +127,7 @@ TEST(SplitKnn, EqualsTheUnsplitCallForEveryMetric) {
 }
 
 TEST(SplitKnn, TiesKeepTheSmallerIndexAcrossShards) {
+  CUDIST_REQUIRE_BACKEND();
   // Every row of y equal: every distance ties, so the answer is indices 0..k-1 from several shards.
   test::TestMatrix const x = test::random_integers(9, 4, DType::kFloat32, 0, 3, 1);
   Array y = Array::allocate(20, 4, DType::kFloat32, Device::cpu());
@@ -161,6 +147,7 @@ TEST(SplitKnn, TiesKeepTheSmallerIndexAcrossShards) {
 }
 
 TEST(SplitKnn, PaddingAndEmptyInputs) {
+  CUDIST_REQUIRE_BACKEND();
   test::TestMatrix const x = test::random_reals(6, 3, DType::kFloat32, -1, 1, 8);
   test::TestMatrix const y = test::random_reals(4, 3, DType::kFloat32, -1, 1, 9);
   KnnOptions pad;
@@ -175,6 +162,7 @@ TEST(SplitKnn, PaddingAndEmptyInputs) {
 // finite, though cosine or correlation of x against a copy of itself need not give 0), and
 // self_knn(kExcludeSelf) drops it; both split over the rows of x.
 TEST(SplitSelfKnn, EqualsTheUnsplitSelfJoin) {
+  CUDIST_REQUIRE_BACKEND();
   test::CombinationSampler sample(3);
   std::uint64_t seed = 60;
   for (Metric metric : {Metric::kEuclidean, Metric::kCosine, Metric::kCorrelation,
@@ -214,6 +202,7 @@ TEST(SplitSelfKnn, EqualsTheUnsplitSelfJoin) {
 // Batches: whole problems per shard (some problems without queries or candidates, more shards
 // than problems); a batched self-join (x is y, same offsets) keeps its zero diagonal.
 TEST(SplitBatched, EqualsTheUnsplitCall) {
+  CUDIST_REQUIRE_BACKEND();
   test::TestMatrix x = test::random_integers(60, 5, DType::kFloat32, 0, 3, 70);
   test::TestMatrix y = test::random_integers(75, 5, DType::kFloat32, 0, 3, 71);
   poison(x.array);
@@ -247,6 +236,7 @@ TEST(SplitBatched, EqualsTheUnsplitCall) {
 }
 
 TEST(SplitMatch, EqualsTheUnsplitCall) {
+  CUDIST_REQUIRE_BACKEND();
   std::uint64_t seed = 40;
   for (bool mutual : {false, true}) {
     for (double ratio : {0.8, 1.0}) {
@@ -277,6 +267,7 @@ TEST(SplitMatch, EqualsTheUnsplitCall) {
 }
 
 TEST(SplitRadius, EqualsTheUnsplitCall) {
+  CUDIST_REQUIRE_BACKEND();
   std::uint64_t seed = 80;
   for (std::size_t shards : {2u, 3u, 50u}) {
     test::TestMatrix x = test::random_integers(31, 4, DType::kFloat32, 0, 3, ++seed);
@@ -299,6 +290,7 @@ TEST(SplitRadius, EqualsTheUnsplitCall) {
 // without a GPU, which is no set) gives the single-device answer, inputs in host and in device
 // memory (which each other GPU copies from the first).
 TEST(DeviceSetApi, AllDevicesGiveTheSingleDeviceAnswer) {
+  CUDIST_REQUIRE_BACKEND();
   Resources const one = test::backend_resources();
   Resources const all = one.device.is_cuda() ? Resources(DeviceSet::parse("cuda:all")) : one;
   test::TestMatrix const x = test::random_reals(50, 16, DType::kFloat32, -1, 1, 90);
@@ -330,6 +322,7 @@ TEST(DeviceSetApi, AllDevicesGiveTheSingleDeviceAnswer) {
 }
 
 TEST(DeviceSetApi, EstimatedParametersAndMissingGpusAreClearErrors) {
+  CUDIST_REQUIRE_BACKEND();
   Resources const two(DeviceSet(std::vector<Device>{Device::cuda(0), Device::cuda(1)}));
   test::TestMatrix const x = test::random_reals(6, 3, DType::kFloat32, -1, 1, 95);
   Array const& a = x.array;

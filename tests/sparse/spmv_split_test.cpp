@@ -5,11 +5,11 @@
 // (many empty), more shards than rows, both index and value dtypes, beta != 0, strided vectors.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "common/backend.hpp"
+#include "common/compare.hpp"
 #include "cudist/core/error.hpp"
 #include "cudist/sparse/generators.hpp"
 #include "sparse/detail/split_spmv.hpp"
@@ -36,12 +36,12 @@ Array integer_matrix(std::int64_t rows, std::int64_t cols, DType dtype, int salt
   return a;
 }
 
-bool same_bits(ConstMatrixView got, ConstMatrixView want) {
-  Array const g = test::to_host(got), w = test::to_host(want);
-  return g.rows() == w.rows() && g.cols() == w.cols() && std::memcmp(g.data(), w.data(), g.bytes()) == 0;
+::testing::AssertionResult same_bits(ConstMatrixView got, ConstMatrixView want) {
+  return test::identical(test::to_host(got), test::to_host(want));
 }
 
 TEST(SplitSpmv, EqualsTheUnsplitCall) {
+  CUDIST_REQUIRE_BACKEND();
   Resources const one = test::backend_resources();
   for (test::SparseTypes types : test::all_sparse_types()) {
     for (int shape = 0; shape < 2; ++shape) {
@@ -86,6 +86,7 @@ TEST(SplitSpmv, EqualsTheUnsplitCall) {
 }
 
 TEST(SplitSpmv, RefusesWhatItDoesNotSplit) {
+  CUDIST_REQUIRE_BACKEND();
   Resources const two(DeviceSet(std::vector<Device>{Device::cuda(0), Device::cuda(1)}));
   sparse::CsrMatrix const a = integer_valued(sparse::uniform_random_csr(5, 4, 2, 1));
   Array const x = integer_matrix(5, 1, DType::kFloat32, 0);
