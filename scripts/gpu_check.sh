@@ -6,6 +6,7 @@
 #   scripts/gpu_check.sh [build] [test] [demo] [sanitize] [bench] [python] [archs]
 #                        (default: all but archs, the sm_80 + sm_120 compile check)
 #   BENCH_SUITES="dense knn" scripts/gpu_check.sh bench                 (a subset of the suites)
+#   SANITIZE_TOOLS="memcheck racecheck" SANITIZE_JOBS=16 scripts/gpu_check.sh build sanitize
 #   scripts/gpu_check.sh build multigpu   (2+ GPUs: device-set tests, then 2 GPUs vs 1 on k=10 knn)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -41,13 +42,18 @@ if want demo; then
 fi
 
 if want sanitize; then
-  # Every CUDA test binary under memcheck, racecheck, synccheck and initcheck, run side by side
-  # (the instrumentation costs host time; the GPU has room for all of them). The tests shrink
-  # their large problems under CUDIST_TESTS_REDUCED, keeping every kernel variant and edge.
+  # Every CUDA test binary under memcheck, racecheck, synccheck and initcheck (SANITIZE_TOOLS
+  # chooses, so that a round fits one 10-minute device call), run side by side: the
+  # instrumentation costs host time and the GPU has room for all of them. Each run's status goes
+  # to sanitizer.log the moment it ends, so a round cut off still reports what finished. The tests
+  # shrink their large problems under CUDIST_TESTS_REDUCED, keeping every kernel variant and edge.
   san=/tmp/sanitize; rm -rf $san; mkdir -p $san
-  export CUDIST_TESTS_REDUCED=1
+  log=$OUT/sanitizer.log
+  echo "compute-sanitizer $(compute-sanitizer --version | grep -o "Version.*") on" \
+       "$(nvidia-smi --query-gpu=name --format=csv,noheader)" >> "$log"
+  export CUDIST_TESTS_REDUCED=1 SANITIZER_LOG=$log SANITIZER_DIR=$san
   for exe in $(find $BUILD/tests -name '*_test_cuda' -type f | sort); do
-    for tool in memcheck racecheck synccheck initcheck; do
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
       # racecheck looks for shared-memory hazards inside each kernel; the concurrency test's
       # kernels are those of the other binaries, and its eight threads launching at once stall
       # racecheck past the time limit (it ran > 400 s, where the test alone takes 1 s).
@@ -55,36 +61,27 @@ if want sanitize; then
       echo "$tool $exe"
     done
   done | xargs -P "${SANITIZE_JOBS:-8}" -L 1 bash -c '
-    tool=$0 exe=$1 log='$san'/$0_$(basename $1)
+    tool=$0 exe=$1 run=$SANITIZER_DIR/$0_$(basename $1)
     started=$(date +%s)
     # Left out: the 2^31-entry output tests (too large under instrumentation) and the tests that
     # exhaust or measure GPU memory (they would starve the runs beside them); their kernels are
     # the ones the other tests launch.
     timeout '"${SANITIZE_TIMEOUT:-540}"' compute-sanitizer --tool $tool --error-exitcode 3 "$exe" \
-        --gtest_filter="-*SixtyFourBit*:*Huge*:*GpuOutOfMemory*:*TenThousandCalls*" > $log.log 2>&1
+        --gtest_filter="-*SixtyFourBit*:*Huge*:*GpuOutOfMemory*:*TenThousandCalls*" > $run.log 2>&1
     rc=$?  # 124: cut off by the timeout
-    echo "$tool $(basename $exe): exit $rc in $(( $(date +%s) - started )) s; $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" $log.log | tail -1)" > $log.status'
+    {
+      echo "$tool $(basename $exe): exit $rc in $(( $(date +%s) - started )) s;" \
+           "$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" $run.log | tail -1)"
+      if [ $rc -ne 0 ]; then
+        grep -m 30 -E "=========|FAILED|Timeout" $run.log | sed "s/^/    /"
+        # The slowest tests of a run that did not finish clean: what to shrink or leave out.
+        grep -E "\[ +(OK|FAILED) +\] .* \([0-9]+ ms\)" $run.log | sort -t"(" -k2 -n -r | head -5 | sed "s/^/    slow: /"
+      fi
+    } | flock $SANITIZER_LOG tee -a $SANITIZER_LOG > /dev/null'
   unset CUDIST_TESTS_REDUCED
-  {
-    echo "compute-sanitizer $(compute-sanitizer --version | grep -o "Version.*") on $(nvidia-smi --query-gpu=name --format=csv,noheader)"
-    cat $san/*.status
-    for run in $san/*.status; do
-      grep -q "exit 0 " $run && continue
-      echo "--- ${run%.status}.log"; grep -m 30 -E "=========|FAILED|Timeout" ${run%.status}.log
-    done
-    echo "--- slowest tests under instrumentation"
-    python3 - $san <<'PY'
-import pathlib, re, sys
-times = []  # from gtest's "[       OK ] Suite.Test (N ms)" lines, also of runs cut off
-for log in pathlib.Path(sys.argv[1]).glob("*.log"):
-    for suite_test, ms in re.findall(r"\[ +(?:OK|FAILED) +\] (\S+) \((\d+) ms\)", log.read_text()):
-        times.append((int(ms) / 1000, log.stem, suite_test))
-for seconds, run, test in sorted(times, reverse=True)[:25]:
-    print(f"{seconds:8.1f} s  {run}  {test}")
-PY
-  } > "$OUT/sanitizer.log" 2>&1
-  grep -q -v "exit 0 " $san/*.status && status=1
-  note "sanitizer: $(grep -c 'exit 0 ' $san/*.status | awk -F: '{s+=$2} END {print s}') of $(ls $san/*.status | wc -l) runs clean"
+  clean=$(grep -c ": exit 0 " "$log"); runs=$(grep -c ": exit " "$log")
+  [ "$clean" -eq "$runs" ] || status=1
+  note "sanitizer (${SANITIZE_TOOLS:-all four tools}): $clean of $runs runs clean"
 fi
 
 if want bench; then
