@@ -6,7 +6,7 @@
 #   scripts/gpu_check.sh [build] [test] [demo] [sanitize] [bench] [python] [archs]
 #                        (default: all but archs, the sm_80 + sm_120 compile check)
 #   BENCH_SUITES="dense knn" scripts/gpu_check.sh bench                 (a subset of the suites)
-#   SANITIZE_TOOLS="memcheck racecheck" SANITIZE_JOBS=16 scripts/gpu_check.sh build sanitize
+#   SANITIZE_TOOLS="memcheck racecheck" SANITIZE_BINARIES="sparse|split" scripts/gpu_check.sh build sanitize
 #   scripts/gpu_check.sh build multigpu   (2+ GPUs: device-set tests, then 2 GPUs vs 1 on k=10 knn)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -52,30 +52,35 @@ if want sanitize; then
   echo "compute-sanitizer $(compute-sanitizer --version | grep -o "Version.*") on" \
        "$(nvidia-smi --query-gpu=name --format=csv,noheader)" >> "$log"
   export CUDIST_TESTS_REDUCED=1 SANITIZER_LOG=$log SANITIZER_DIR=$san
-  for exe in $(find $BUILD/tests -name '*_test_cuda' -type f | sort); do
+  for exe in $(find $BUILD/tests -name '*_test_cuda' -type f | grep -E "${SANITIZE_BINARIES:-.}" | sort); do
     for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
-      # racecheck looks for shared-memory hazards inside each kernel; the concurrency test's
-      # kernels are those of the other binaries, and its eight threads launching at once stall
-      # racecheck past the time limit (it ran > 400 s, where the test alone takes 1 s).
+      # racecheck looks for shared-memory hazards inside each kernel. It stalls on launches from
+      # several host threads at once (the concurrency test ran > 400 s where it takes 1 s alone,
+      # the split tests past 460 s, with "failure to track a kernel launch"), and those tests
+      # launch the kernels the single-threaded tests check: racecheck leaves them out.
       [[ $tool == racecheck && $exe == *concurrency_test_cuda ]] && continue
       echo "$tool $exe"
     done
   done | xargs -P "${SANITIZE_JOBS:-8}" -L 1 bash -c '
     tool=$0 exe=$1 run=$SANITIZER_DIR/$0_$(basename $1)
+    threaded=""; [ $tool = racecheck ] && threaded=":Split*:RunParts*:DeviceSetApi*"
     started=$(date +%s)
     # Left out: the 2^31-entry output tests (too large under instrumentation) and the tests that
     # exhaust or measure GPU memory (they would starve the runs beside them); their kernels are
     # the ones the other tests launch.
-    timeout '"${SANITIZE_TIMEOUT:-540}"' compute-sanitizer --tool $tool --error-exitcode 3 "$exe" \
-        --gtest_filter="-*SixtyFourBit*:*Huge*:*GpuOutOfMemory*:*TenThousandCalls*" > $run.log 2>&1
+    # stdbuf: the test prints line by line, so a run cut off shows the test it was in.
+    timeout '"${SANITIZE_TIMEOUT:-540}"' stdbuf -oL compute-sanitizer --tool $tool --error-exitcode 3 "$exe" \
+        --gtest_filter="-*SixtyFourBit*:*Huge*:*GpuOutOfMemory*:*TenThousandCalls*$threaded" > $run.log 2>&1
     rc=$?  # 124: cut off by the timeout
+    seconds=$(( $(date +%s) - started ))
     {
-      echo "$tool $(basename $exe): exit $rc in $(( $(date +%s) - started )) s;" \
+      echo "$tool $(basename $exe): exit $rc in $seconds s;" \
            "$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" $run.log | tail -1)"
-      if [ $rc -ne 0 ]; then
-        grep -m 30 -E "=========|FAILED|Timeout" $run.log | sed "s/^/    /"
-        # The slowest tests of a run that did not finish clean: what to shrink or leave out.
+      [ $rc -ne 0 ] && grep -m 30 -E "=========|FAILED|Timeout" $run.log | sed "s/^/    /"
+      if [ $rc -ne 0 ] || [ $seconds -gt 120 ]; then
+        # The slowest tests of a run that was slow or did not finish clean: what to shrink.
         grep -E "\[ +(OK|FAILED) +\] .* \([0-9]+ ms\)" $run.log | sort -t"(" -k2 -n -r | head -5 | sed "s/^/    slow: /"
+        tail -3 $run.log | sed "s/^/    last: /"
       fi
     } | flock $SANITIZER_LOG tee -a $SANITIZER_LOG > /dev/null'
   unset CUDIST_TESTS_REDUCED
