@@ -6,7 +6,9 @@
 #   scripts/gpu_check.sh [build] [test] [demo] [sanitize] [bench] [python] [archs]
 #                        (default: all but archs, the sm_80 + sm_120 compile check)
 #   BENCH_SUITES="dense knn" scripts/gpu_check.sh bench                 (a subset of the suites)
-#   SANITIZE_TOOLS="memcheck racecheck" SANITIZE_BINARIES="sparse|split" scripts/gpu_check.sh build sanitize
+#   SANITIZE_TOOLS=memcheck SANITIZE_JOBS=14 scripts/gpu_check.sh build sanitize    (two calls fit
+#   SANITIZE_TOOLS="racecheck synccheck initcheck" SANITIZE_JOBS=28 ... sanitize     the 10 minutes)
+#   SANITIZE_BINARIES="sparse|split" ...                               (a subset of the test binaries)
 #   scripts/gpu_check.sh build multigpu   (2+ GPUs: device-set tests, then 2 GPUs vs 1 on k=10 knn)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -57,8 +59,9 @@ if want sanitize; then
       # racecheck looks for shared-memory hazards inside each kernel. It stalls on launches from
       # several host threads at once (the concurrency test ran > 400 s where it takes 1 s alone,
       # the split tests past 460 s, with "failure to track a kernel launch"), and those tests
-      # launch the kernels the single-threaded tests check: racecheck leaves them out.
-      [[ $tool == racecheck && $exe == *concurrency_test_cuda ]] && continue
+      # launch the kernels the single-threaded tests check: racecheck leaves them out (in the
+      # concurrency and split binaries, every test).
+      [[ $tool == racecheck && ($exe == *concurrency_test_cuda || $exe == *split_test_cuda) ]] && continue
       echo "$tool $exe"
     done
   done | xargs -P "${SANITIZE_JOBS:-8}" -L 1 bash -c '
