@@ -122,6 +122,9 @@ def _nearest(XA, XB, k, metric, device, params, split_every, pad):
     knn task per block of XB, merged split_every at a time, in block order."""
     largest_first = metric == "inner_product"
     merge = _task(_dask_blocks.merge_nearest, nout=2)
+    # One database block holding at least k rows already gives the answer, ranked and indexed
+    # as the single-process call: no merge task (it would sort the result once more).
+    final = len(XB.blocks) == 1 and k <= XB.array.shape[0]
     results = []
     for a in XA.blocks:
         level = [_task(_dask_blocks.knn_block, nout=2)(a, b, start, k, metric, device, params)
@@ -129,7 +132,7 @@ def _nearest(XA, XB, k, metric, device, params, split_every, pad):
         while len(level) > split_every:
             level = [merge(level[g:g + split_every], k, largest_first)
                      for g in range(0, len(level), split_every)]
-        results.append(merge(level, k, largest_first, pad))
+        results.append(level[0] if final else merge(level, k, largest_first, pad))
     return results
 
 

@@ -75,6 +75,16 @@ def test_knn_runs_one_task_per_block_pair(rng):
     assert len(block_tasks) == len(A_CHUNKS) * len(B_CHUNKS)
 
 
+@pytest.mark.parametrize("k, pad", [(4, False), (4, True), (9, True)])
+def test_knn_with_one_database_block_merges_only_to_pad(client, rng, k, pad):
+    A, B = _integers(rng, sum(A_CHUNKS)), _integers(rng, 7)
+    result = cudist.dask.knn(_blocked(A, A_CHUNKS), _blocked(B, 7), k, pad=pad)
+    merges = [key for key in dict(result[0].__dask_graph__()) if str(key).startswith("merge_nearest-")]
+    assert len(merges) == (len(A_CHUNKS) if k > 7 else 0)
+    for got, want in zip(dask.compute(*result), cudist.knn(A, B, k, pad=pad)):
+        np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("mutual", [False, True])
 @pytest.mark.parametrize("max_distance", [np.inf, 6.0])
 def test_match_equals_the_single_process_call(client, rng, mutual, max_distance):
