@@ -18,6 +18,12 @@ inline Device backend_device() {
 
 inline Resources backend_resources() { return Resources(backend_device()); }
 
+/// Every GPU present as one device set ("cuda:all": a real split where there are several) for the
+/// CUDA backend; the CPU, which is no set, for the CPU backend.
+inline Resources all_backend_devices() {
+  return backend_device().is_cuda() ? Resources(DeviceSet::parse("cuda:all")) : backend_resources();
+}
+
 /// Copies a host array to the backend's memory (no copy for the CPU backend).
 inline Array to_backend(Array const& host) {
   return backend_device().is_cuda() ? Array::copy_of(host.view(), backend_device()) : host;

@@ -60,10 +60,12 @@ inline ::testing::AssertionResult matches(Array const& got, reference::Matrix co
                                        << "):" << first.str();
 }
 
-/// `got` bit for bit equal to `want` (host arrays of one shape and dtype), except that a NaN
-/// matches a NaN of any payload: the GPU's NaN (sqrtf of one) is not the host's. For answers
-/// that must not depend on how the work was divided (shards, windows, chunks).
-inline ::testing::AssertionResult identical(Array const& got, Array const& want) {
+/// `got` bit for bit equal to `want` (of one shape and dtype, each in host or device memory),
+/// except that a NaN matches a NaN of any payload: the GPU's NaN (sqrtf of one) is not the host's.
+/// For answers that must not depend on how the work was divided (shards, windows, chunks).
+inline ::testing::AssertionResult identical(ConstMatrixView got_view, ConstMatrixView want_view) {
+  Array const got = Array::copy_of(got_view, Device::cpu());
+  Array const want = Array::copy_of(want_view, Device::cpu());
   if (got.rows() != want.rows() || got.cols() != want.cols() || got.dtype() != want.dtype()) {
     return ::testing::AssertionFailure() << dtype_name(got.dtype()) << " (" << got.rows() << ", "
                                          << got.cols() << ") but expected " << dtype_name(want.dtype())

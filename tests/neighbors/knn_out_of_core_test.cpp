@@ -8,12 +8,12 @@
 #include <string>
 
 #include "common/backend.hpp"
-#include "common/compare.hpp"
 #include "common/data.hpp"
 #include "common/expect_error.hpp"
 #include "cudist/core/error.hpp"
 #include "cudist/core/interrupt.hpp"
 #include "cudist/neighbors/knn.hpp"
+#include "neighbors/neighbors_test_util.hpp"
 
 namespace cudist {
 namespace {
@@ -30,11 +30,6 @@ KnnResult knn_of_host_database(Resources const& res, Array const& x, Array const
                                Metric metric, KnnOptions const& options = {}) {
   KnnResult r = knn(res, test::to_backend(x), y, k, metric, options);
   return {test::to_host(r.distances), test::to_host(r.indices)};
-}
-
-::testing::AssertionResult same_answer(KnnResult const& got, KnnResult const& want) {
-  if (::testing::AssertionResult r = test::identical(got.indices, want.indices); !r) return r << " (indices)";
-  return test::identical(got.distances, want.distances) << " (distances)";
 }
 
 /// Integer data (many ties), one NaN row and one infinite row in the database.
@@ -66,7 +61,7 @@ TEST(KnnOutOfCore, ChunkedDatabaseGivesTheInMemoryAnswer) {
                  std::to_string(c.chunk_rows));
     KnnResult const whole = knn_of_host_database(test::backend_resources(), x, y, c.k, c.metric);
     KnnResult const chunked = knn_of_host_database(budget_of_rows(c.chunk_rows, y), x, y, c.k, c.metric);
-    EXPECT_TRUE(same_answer(chunked, whole));
+    EXPECT_TRUE(test::identical(chunked, whole));
   }
 }
 
@@ -76,7 +71,7 @@ TEST(KnnOutOfCore, EstimatedParametersComeFromTheWholeDatabase) {
   Array const y = test::random_reals(90, 3, DType::kFloat64, -1, 1, 4).array;
   for (Metric metric : {Metric::kSEuclidean, Metric::kMahalanobis}) {
     KnnResult const whole = knn_of_host_database(test::backend_resources(), x, y, 6, metric);
-    EXPECT_TRUE(same_answer(knn_of_host_database(budget_of_rows(8, y), x, y, 6, metric), whole))
+    EXPECT_TRUE(test::identical(knn_of_host_database(budget_of_rows(8, y), x, y, 6, metric), whole))
         << metric_name(metric);
   }
 }
@@ -88,7 +83,7 @@ TEST(KnnOutOfCore, ExactIntegerDistancesAndPadding) {
   KnnOptions padded;
   padded.pad = true;
   KnnResult const whole = knn_of_host_database(test::backend_resources(), x, y, 40, Metric::kEuclidean, padded);
-  EXPECT_TRUE(same_answer(knn_of_host_database(budget_of_rows(5, y), x, y, 40, Metric::kEuclidean, padded), whole));
+  EXPECT_TRUE(test::identical(knn_of_host_database(budget_of_rows(5, y), x, y, 40, Metric::kEuclidean, padded), whole));
   EXPECT_EQ(whole.indices.data_as<std::int64_t>()[39], -1);  // 33 rows: the last 7 slots are padding
 }
 

@@ -3,10 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <random>
 #include <string>
+#include <tuple>
 
 #include "common/backend.hpp"
+#include "common/compare.hpp"
 #include "common/data.hpp"
 #include "cudist/neighbors/knn.hpp"
 
@@ -18,6 +21,33 @@ struct HostKnn {
 };
 
 inline HostKnn to_host(KnnResult const& r) { return {to_host(r.distances), to_host(r.indices)}; }
+
+/// Each named pair of arrays identical (test::identical); the failure names the first that is not.
+inline ::testing::AssertionResult identical_fields(
+    std::initializer_list<std::tuple<char const*, ConstMatrixView, ConstMatrixView>> fields) {
+  for (auto const& [name, got, want] : fields) {
+    if (::testing::AssertionResult r = identical(got, want); !r) return r << " (" << name << ")";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+/// Two answers identical in every field, wherever each is (test::identical).
+inline ::testing::AssertionResult identical(KnnResult const& got, KnnResult const& want) {
+  return identical_fields({{"indices", got.indices, want.indices},
+                           {"distances", got.distances, want.distances}});
+}
+
+inline ::testing::AssertionResult identical(MatchResult const& got, MatchResult const& want) {
+  return identical_fields({{"pairs", got.pairs, want.pairs},
+                           {"distances", got.distances, want.distances},
+                           {"offsets", got.offsets, want.offsets}});
+}
+
+inline ::testing::AssertionResult identical(RadiusResult const& got, RadiusResult const& want) {
+  return identical_fields({{"offsets", got.offsets, want.offsets},
+                           {"indices", got.indices, want.indices},
+                           {"distances", got.distances, want.distances}});
+}
 
 inline HostKnn run_knn(TestMatrix const& x, TestMatrix const& y, std::int64_t k, Metric metric,
                        KnnOptions const& options = {}) {

@@ -32,11 +32,6 @@ std::vector<Resources> shards_of(std::size_t n) {
   return std::vector<Resources>(n, test::backend_resources());
 }
 
-/// The two arrays brought to the host are identical (test::identical: NaN matches any NaN).
-::testing::AssertionResult same_bits(ConstMatrixView got, ConstMatrixView want, char const* what) {
-  return test::identical(test::to_host(got), test::to_host(want)) << " (" << what << ")";
-}
-
 /// Rows of NaN and inf in a host float32/float64 matrix: row 1 all NaN, row 3 one inf, when present.
 void poison(Array& a) {
   if (a.dtype() != DType::kFloat32 && a.dtype() != DType::kFloat64) return;
@@ -51,8 +46,7 @@ void expect_knn_split_exact(Array const& x, Array const& y, std::int64_t k, Metr
   Array const xb = test::to_backend(x), yb = test::to_backend(y);
   KnnResult const want = knn(test::backend_resources(), xb, yb, k, metric, options);
   KnnResult const got = split_knn("knn", shards_of(shards), xb, yb, k, metric, options);
-  EXPECT_TRUE(same_bits(got.indices, want.indices, "indices")) << label;
-  EXPECT_TRUE(same_bits(got.distances, want.distances, "distances")) << label;
+  EXPECT_TRUE(test::identical(got, want)) << label;
 }
 
 std::string label_of(Metric metric, DType dtype, std::int64_t m, std::int64_t n, std::int64_t k,
@@ -183,15 +177,13 @@ TEST(SplitSelfKnn, EqualsTheUnsplitSelfJoin) {
           KnnResult const want = knn(test::backend_resources(), xb, xb, k, metric, pad);
           KnnResult const got = neighbors::detail::split_self_knn("knn", shards_of(shards), xb, k,
                                                                   metric, pad, false);
-          EXPECT_TRUE(same_bits(got.indices, want.indices, "indices")) << label << " k=" << k;
-          EXPECT_TRUE(same_bits(got.distances, want.distances, "distances")) << label << " k=" << k;
+          EXPECT_TRUE(test::identical(got, want)) << label << " k=" << k;
           for (SelfJoin self : {SelfJoin::kExcludeSelf, SelfJoin::kIncludeSelf}) {
             KnnResult const w = self_knn(test::backend_resources(), xb, k, metric, self, pad);
             KnnResult const g = neighbors::detail::split_self_knn(
                 "self_knn", shards_of(shards), xb, k, metric, pad, self == SelfJoin::kExcludeSelf);
             std::string const which = self == SelfJoin::kExcludeSelf ? " excluding self" : " including self";
-            EXPECT_TRUE(same_bits(g.indices, w.indices, "indices")) << label << " k=" << k << which;
-            EXPECT_TRUE(same_bits(g.distances, w.distances, "distances")) << label << " k=" << k << which;
+            EXPECT_TRUE(test::identical(g, w)) << label << " k=" << k << which;
           }
         }
       }
@@ -219,19 +211,15 @@ TEST(SplitBatched, EqualsTheUnsplitCall) {
     KnnResult const want = knn_batched(test::backend_resources(), xb, yb, batch, 4, Metric::kEuclidean, pad);
     KnnResult const got = neighbors::detail::split_knn_batched("knn_batched", shards_of(shards), xb, yb,
                                                                batch, 4, Metric::kEuclidean, pad);
-    EXPECT_TRUE(same_bits(got.indices, want.indices, "indices")) << label;
-    EXPECT_TRUE(same_bits(got.distances, want.distances, "distances")) << label;
+    EXPECT_TRUE(test::identical(got, want)) << label;
     KnnResult const self_want = knn_batched(test::backend_resources(), xb, xb, self_batch, 3, Metric::kCosine, pad);
     KnnResult const self_got = neighbors::detail::split_knn_batched(
         "knn_batched", shards_of(shards), xb, xb, self_batch, 3, Metric::kCosine, pad);
-    EXPECT_TRUE(same_bits(self_got.indices, self_want.indices, "self-join indices")) << label;
-    EXPECT_TRUE(same_bits(self_got.distances, self_want.distances, "self-join distances")) << label;
+    EXPECT_TRUE(test::identical(self_got, self_want)) << label << " (self-join)";
     MatchResult const m_want = match_batched(test::backend_resources(), xb, yb, batch, Metric::kCityblock, mutual);
     MatchResult const m_got = neighbors::detail::split_match_batched("match_batched", shards_of(shards), xb, yb,
                                                                      batch, Metric::kCityblock, mutual);
-    EXPECT_TRUE(same_bits(m_got.pairs, m_want.pairs, "pairs")) << label;
-    EXPECT_TRUE(same_bits(m_got.distances, m_want.distances, "distances")) << label;
-    EXPECT_TRUE(same_bits(m_got.offsets, m_want.offsets, "offsets")) << label;
+    EXPECT_TRUE(test::identical(m_got, m_want)) << label;
   }
 }
 
@@ -257,9 +245,7 @@ TEST(SplitMatch, EqualsTheUnsplitCall) {
           std::string const label = std::string(metric_name(metric)) + " mutual=" +
                                     std::to_string(mutual) + " ratio=" + std::to_string(ratio) +
                                     " shards=" + std::to_string(shards);
-          EXPECT_TRUE(same_bits(got.pairs, want.pairs, "pairs")) << label;
-          EXPECT_TRUE(same_bits(got.distances, want.distances, "distances")) << label;
-          EXPECT_TRUE(same_bits(got.offsets, want.offsets, "offsets")) << label;
+          EXPECT_TRUE(test::identical(got, want)) << label;
         }
       }
     }
@@ -279,9 +265,7 @@ TEST(SplitRadius, EqualsTheUnsplitCall) {
       RadiusResult const want = radius(test::backend_resources(), xb, yb, 2.0, metric);
       RadiusResult const got = split_radius("radius", shards_of(shards), xb, yb, 2.0, metric, {});
       std::string const label = std::string(metric_name(metric)) + " shards=" + std::to_string(shards);
-      EXPECT_TRUE(same_bits(got.offsets, want.offsets, "offsets")) << label;
-      EXPECT_TRUE(same_bits(got.indices, want.indices, "indices")) << label;
-      EXPECT_TRUE(same_bits(got.distances, want.distances, "distances")) << label;
+      EXPECT_TRUE(test::identical(got, want)) << label;
     }
   }
 }
@@ -292,7 +276,7 @@ TEST(SplitRadius, EqualsTheUnsplitCall) {
 TEST(DeviceSetApi, AllDevicesGiveTheSingleDeviceAnswer) {
   CUDIST_REQUIRE_BACKEND();
   Resources const one = test::backend_resources();
-  Resources const all = one.device.is_cuda() ? Resources(DeviceSet::parse("cuda:all")) : one;
+  Resources const all = test::all_backend_devices();
   test::TestMatrix const x = test::random_reals(50, 16, DType::kFloat32, -1, 1, 90);
   test::TestMatrix const y = test::random_reals(301, 16, DType::kFloat32, -1, 1, 91);
   for (bool on_device : {false, true}) {
@@ -300,24 +284,21 @@ TEST(DeviceSetApi, AllDevicesGiveTheSingleDeviceAnswer) {
     Array const yb = on_device ? test::to_backend(y.array) : y.array;
     KnnResult const want = knn(one, xb, yb, 10, Metric::kEuclidean);
     KnnResult const got = knn(all, xb, yb, 10, Metric::kEuclidean);
-    EXPECT_TRUE(same_bits(got.indices, want.indices, "knn indices"));
-    EXPECT_TRUE(same_bits(got.distances, want.distances, "knn distances"));
+    EXPECT_TRUE(test::identical(got, want)) << "knn";
     KnnResult const self_want = self_knn(one, yb, 7, Metric::kCosine);
     KnnResult const self_got = self_knn(all, yb, 7, Metric::kCosine);
-    EXPECT_TRUE(same_bits(self_got.indices, self_want.indices, "self_knn indices"));
-    EXPECT_TRUE(same_bits(self_got.distances, self_want.distances, "self_knn distances"));
+    EXPECT_TRUE(test::identical(self_got, self_want)) << "self_knn";
     MatchOptions mutual;
     mutual.mutual = true;
     mutual.ratio = 0.9;
     MatchResult const m_want = match(one, xb, yb, Metric::kEuclidean, mutual);
     MatchResult const m_got = match(all, xb, yb, Metric::kEuclidean, mutual);
-    EXPECT_TRUE(same_bits(m_got.pairs, m_want.pairs, "match pairs"));
-    EXPECT_TRUE(same_bits(m_got.distances, m_want.distances, "match distances"));
+    EXPECT_TRUE(test::identical_fields({{"pairs", m_got.pairs, m_want.pairs},
+                                        {"distances", m_got.distances, m_want.distances}}))
+        << "match";
     RadiusResult const r_want = radius(one, xb, yb, 4.5, Metric::kEuclidean);
     RadiusResult const r_got = radius(all, xb, yb, 4.5, Metric::kEuclidean);
-    EXPECT_TRUE(same_bits(r_got.offsets, r_want.offsets, "radius offsets"));
-    EXPECT_TRUE(same_bits(r_got.indices, r_want.indices, "radius indices"));
-    EXPECT_TRUE(same_bits(r_got.distances, r_want.distances, "radius distances"));
+    EXPECT_TRUE(test::identical(r_got, r_want)) << "radius";
   }
 }
 
