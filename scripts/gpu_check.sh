@@ -6,9 +6,9 @@
 #   scripts/gpu_check.sh [build] [test] [demo] [sanitize] [bench] [python] [archs]
 #                        (default: all but archs, the sm_80 + sm_120 compile check)
 #   BENCH_SUITES="dense knn" scripts/gpu_check.sh bench                 (a subset of the suites)
-#   SANITIZE_TOOLS=memcheck SANITIZE_JOBS=14 scripts/gpu_check.sh build sanitize    (two calls fit
-#   SANITIZE_TOOLS="racecheck synccheck initcheck" SANITIZE_JOBS=28 ... sanitize     the 10 minutes;
-#   SANITIZE_SHARDS=4 SANITIZE_JOBS=16 scripts/gpu_check.sh build sanitize    one, not yet timed)
+#   scripts/gpu_check.sh build sanitize   (all four tools over every binary, 4 shards each, one run
+#                                          per core: 414 s with the build on the H100, one call)
+#   SANITIZE_TOOLS=memcheck SANITIZE_SHARDS=1 SANITIZE_JOBS=8 ...     (a subset, other widths)
 #   SANITIZE_BINARIES="sparse|split" ...                               (a subset of the test binaries)
 #   scripts/gpu_check.sh build multigpu   (2+ GPUs: device-set tests, then 2 GPUs vs 1 on k=10 knn)
 set -uo pipefail
@@ -65,10 +65,10 @@ if want sanitize; then
       [[ $tool == racecheck && ($exe == *concurrency_test_cuda || $exe == *split_test_cuda) ]] && continue
       # SANITIZE_SHARDS=N runs each binary as N gtest shards side by side: memcheck of the sparse
       # binary takes 390 s whole (many small launches), longer than the rest of a round.
-      for ((part = 0; part < ${SANITIZE_SHARDS:-1}; part++)); do echo "$tool $exe $part"; done
+      for ((part = 0; part < ${SANITIZE_SHARDS:-4}; part++)); do echo "$tool $exe $part"; done
     done
-  done | xargs -P "${SANITIZE_JOBS:-8}" -L 1 bash -c '
-    tool=$0 exe=$1 part=$2 parts='"${SANITIZE_SHARDS:-1}"'
+  done | xargs -P "${SANITIZE_JOBS:-$(nproc)}" -L 1 bash -c '
+    tool=$0 exe=$1 part=$2 parts='"${SANITIZE_SHARDS:-4}"'
     run=$SANITIZER_DIR/$0_$(basename $1)_$2 name="$(basename $1)"; [ $parts -gt 1 ] && name+=" [$((part + 1))/$parts]"
     threaded=""; [ $tool = racecheck ] && threaded=":Split*:RunParts*:DeviceSetApi*"
     started=$(date +%s)
