@@ -13,10 +13,16 @@ import pytest
 import cudist
 
 
-def long_self_join(rng):
-    # 30000^2 x 256 float32: minutes on the CPU backend, so only an interrupt ends it in time.
-    x = rng.standard_normal((30000, 256)).astype(np.float32)
-    return lambda: cudist.knn(x, x, 5, device="cpu")
+def long_call(rng, device):
+    if device == "cpu":
+        # 30000^2 x 256 float32: minutes on the CPU backend, so only an interrupt ends it in time.
+        x = rng.standard_normal((30000, 256)).astype(np.float32)
+        return lambda: cudist.knn(x, x, 5, device="cpu")
+    # One fused top-k kernel of seconds on an H100: 32768 queries x 4 M rows x 64 (a random
+    # block repeated; the kernel's blocks poll the interrupt between column tiles).
+    block = rng.standard_normal((1 << 14, 64)).astype(np.float32)
+    x, y = np.tile(block, (2, 1)), np.tile(block, (256, 1))
+    return lambda: cudist.knn(x, y, 1, device=device)
 
 
 def sigint_after(seconds):
@@ -32,8 +38,9 @@ def sigint_after(seconds):
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="SIGINT goes to the main thread")
-def test_sigint_stops_a_long_call_with_keyboard_interrupt(rng):
-    call = long_self_join(rng)
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+def test_sigint_stops_a_long_call_with_keyboard_interrupt(rng, device):
+    call = long_call(rng, device)
     timer, sent = sigint_after(0.5)
     try:
         with pytest.raises(KeyboardInterrupt):
@@ -46,7 +53,7 @@ def test_sigint_stops_a_long_call_with_keyboard_interrupt(rng):
 
     # The interrupt is spent: the next call runs to the end and is right.
     x = rng.standard_normal((50, 4))
-    np.testing.assert_allclose(cudist.cdist(x, x, device="cpu")[3, 7], np.linalg.norm(x[3] - x[7]), rtol=1e-12)
+    np.testing.assert_allclose(cudist.cdist(x, x, device=device)[3, 7], np.linalg.norm(x[3] - x[7]), rtol=1e-12)
 
 
 def test_a_sigint_handler_of_the_user_is_left_in_charge(rng):

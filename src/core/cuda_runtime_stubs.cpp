@@ -34,5 +34,6 @@ void* cuda_event_create() { not_compiled("cuda_event_create"); }
 void cuda_event_destroy(void*) noexcept {}
 void cuda_event_record(void*, void*) { not_compiled("cuda_event_record"); }
 void cuda_stream_wait_event(void*, void*) { not_compiled("cuda_stream_wait_event"); }
+std::uint64_t const* kernel_interrupt_word() noexcept { return nullptr; }
 
 }  // namespace cudist::detail

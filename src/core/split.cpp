@@ -6,6 +6,7 @@
 
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
+#include "core/detail/interrupt_check.hpp"
 #include "core/detail/memory.hpp"
 
 namespace cudist::detail {
@@ -47,7 +48,9 @@ std::vector<Resources> split_resources(Resources const& res, char const* who) {
   return shards;
 }
 
-void run_parts(std::vector<Resources> const& shards, std::function<void(std::size_t)> const& part) {
+void run_parts(char const* who, std::vector<Resources> const& shards,
+               std::function<void(std::size_t)> const& part) {
+  std::uint64_t const requests = interrupt_requests();
   std::vector<std::exception_ptr> failures(shards.size());
   std::atomic<bool> failed{false};
   auto run_one = [&](std::size_t s) {
@@ -72,6 +75,12 @@ void run_parts(std::vector<Resources> const& shards, std::function<void(std::siz
   for (std::exception_ptr const& f : failures) {
     if (f) std::rethrow_exception(f);
   }
+  for (Resources const& shard : shards) {
+    if (!shard.device.is_cuda()) continue;
+    ScopedDevice const device_scope(shard.device);
+    cuda_stream_synchronize(shard.stream);
+  }
+  throw_if_interrupted(who, requests);
 }
 
 ConstMatrixView readable_on(Resources const& shard, ConstMatrixView v, std::optional<Array>& copy) {

@@ -8,6 +8,7 @@
 
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
+#include "core/detail/interrupt_check.hpp"
 #include "core/detail/memory.hpp"
 #include "core/detail/split.hpp"
 #include "core/detail/validate_view.hpp"
@@ -35,6 +36,7 @@ void compute_pairwise(char const* who, Resources const& res, ConstMatrixView x, 
                       MetricParams const& params) {
   require_device(res.device, who);
   ScopedDevice const device_scope(res.device);
+  std::uint64_t const requests = interrupt_requests();
   std::optional<Array> x_stage, y_stage, out_stage;
   ConstMatrixView const xs = staged(x, res.device, res.stream, x_stage);
   ConstMatrixView const ys = same ? xs : staged(y, res.device, res.stream, y_stage);
@@ -53,6 +55,9 @@ void compute_pairwise(char const* who, Resources const& res, ConstMatrixView x, 
   PlannedPairwise const planned =
       plan_pairwise(res, who, xs, ys, same, target, layout, metric, params);
   run_pairwise(res, planned.problem);
+  // A kernel an interrupt stopped left the result unfinished: nothing of it reaches out.
+  if (out_stage && res.device.is_cuda()) cuda_stream_synchronize(res.stream);
+  throw_if_interrupted(who, requests);
   if (out_stage) copy(out_stage->view(), out, res.stream);
   // Host staging buffers must outlive the work queued on the stream.
   if (res.device.is_cuda() && (x_stage || y_stage || !planned.temporaries.empty())) {

@@ -72,7 +72,7 @@ void split_cdist(char const* who, std::vector<Resources> const& shards, ConstMat
   bool const self = same_view(x, y) && metric != Metric::kInnerProduct;
   std::vector<RowRange> const parts = split_rows(x.rows, shards.size());
   MatrixView const target = resolved(out);
-  run_parts(shards, [&](std::size_t s) {
+  run_parts(who, shards, [&](std::size_t s) {
     if (parts[s].size() == 0) return;
     Resources const& shard = shards[s];
     std::optional<Array> x_copy, y_copy;
@@ -100,7 +100,7 @@ void split_pdist(char const* who, std::vector<Resources> const& shards, ConstMat
   std::vector<RowRange> const parts = split_pairs(n, shards.size());
   MatrixView const target = resolved(out);
   std::size_t const width = size_of(out.dtype);
-  run_parts(shards, [&](std::size_t s) {
+  run_parts(who, shards, [&](std::size_t s) {
     // The last row pairs with no row after it.
     std::int64_t const a = parts[s].begin, b = std::min(parts[s].end, n - 1);
     if (b <= a) return;

@@ -12,6 +12,7 @@
 
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
+#include "core/detail/interrupt_check.hpp"
 #include "core/detail/split.hpp"
 #include "core/detail/memory.hpp"
 #include "core/detail/validate_view.hpp"
@@ -101,6 +102,7 @@ void apsp(Resources const& res, ConstMatrixView weights, MatrixView dist, ApspOp
   cudist::detail::expect_one_device(kWho, res);
   require_device(res.device, kWho);
   detail::ScopedDevice const device_scope(res.device);
+  std::uint64_t const requests = detail::interrupt_requests();
   MatrixView const dist_r = detail::resolved(dist);
   std::optional<MatrixView> const next_r =
       options.next ? std::optional<MatrixView>(detail::resolved(*options.next)) : std::nullopt;
@@ -122,6 +124,9 @@ void apsp(Resources const& res, ConstMatrixView weights, MatrixView dist, ApspOp
       [[fallthrough]];
     case detail::RelaxationOutcome::kTooDense: detail::blocked_floyd_warshall(res, d, next, options.directed);
   }
+  // The steps stop between kernels when interrupted; one requested during the last ones too.
+  if (res.device.is_cuda()) detail::cuda_stream_synchronize(res.stream);
+  detail::throw_if_interrupted(kWho, requests);
   expect_no_negative_cycle(res, detail::resolved(weights), d, options.directed);
   if (dist_storage) copy(d, dist_r, res.stream);
   if (next_storage) copy(next, *next_r, res.stream);

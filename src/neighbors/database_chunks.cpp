@@ -101,6 +101,7 @@ template <class Out>
 void run_chunks(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_t k,
                 Metric metric, MetricParams const& params, MatrixView distances, MatrixView indices,
                 std::int64_t chunk_rows) {
+  std::uint64_t const requests = cudist::detail::interrupt_requests();
   RunningTopK<Out> best(x.rows, k, metric == Metric::kInnerProduct);
   std::optional<Array> x_stage;  // the queries go to the device once, not with every chunk
   ConstMatrixView const xs = cudist::detail::staged(x, res.device, res.stream, x_stage);
@@ -122,6 +123,7 @@ void run_chunks(char const* who, Resources const& res, ConstMatrixView x, ConstM
     }
     Array const host_d = Array::copy_of(chunk_d.view(), Device::cpu(), res.stream);  // synchronizes
     Array const host_i = Array::copy_of(chunk_i.view(), Device::cpu(), res.stream);
+    cudist::detail::throw_if_interrupted(who, requests);  // the chunk's kernel may have stopped early
     best.merge(host_d.data_as<Out>(), host_i.data_as<std::int64_t>(), kc, r0);
     cudist::detail::report_progress(who, r1, y.rows);
   }

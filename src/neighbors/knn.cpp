@@ -8,6 +8,7 @@
 
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
+#include "core/detail/interrupt_check.hpp"
 #include "core/detail/memory.hpp"
 #include "core/detail/split.hpp"
 #include "core/detail/validate_view.hpp"
@@ -59,6 +60,7 @@ void run_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatr
                                               chunk_rows);
     return;
   }
+  std::uint64_t const requests = cudist::detail::interrupt_requests();
   PlannedSelect const planned = neighbors::detail::plan_select(
       who, res, x, y, batch, metric, options.params, self, exclude_self);
   std::optional<Array> d_stage, i_stage;
@@ -70,6 +72,9 @@ void run_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatr
   } else {
     neighbors::detail::cpu::knn(planned.problem, k, d, i);
   }
+  // A kernel an interrupt stopped left the answer unfinished: nothing of it reaches the caller.
+  if (d_stage && res.device.is_cuda()) cudist::detail::cuda_stream_synchronize(res.stream);
+  cudist::detail::throw_if_interrupted(who, requests);
   if (d_stage) copy(d_stage->view(), distances, res.stream);
   if (i_stage) copy(i_stage->view(), indices, res.stream);
 }

@@ -4,6 +4,7 @@
 
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
+#include "core/detail/interrupt_check.hpp"
 #include "core/detail/split.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "neighbors/detail/backend.hpp"
@@ -37,12 +38,16 @@ MatchResult run_match(char const* who, Resources const& res, ConstMatrixView x, 
   }
   require_device(res.device, who);
   cudist::detail::ScopedDevice const device_scope(res.device);
+  std::uint64_t const requests = cudist::detail::interrupt_requests();
   neighbors::detail::PlannedSelect const planned = neighbors::detail::plan_select(
       who, res, x, y, batch, metric, options.params, false, false);
-  if (res.device.is_cuda()) {
-    return neighbors::detail::cuda::match(planned.problem, criteria, res.stream);
-  }
-  return neighbors::detail::cpu::match(planned.problem, criteria);
+  MatchResult matches = res.device.is_cuda()
+                            ? neighbors::detail::cuda::match(planned.problem, criteria, res.stream)
+                            : neighbors::detail::cpu::match(planned.problem, criteria);
+  // The GPU path has waited for its kernels (it reads the number of matches back); one that an
+  // interrupt stopped left the matches unfinished.
+  cudist::detail::throw_if_interrupted(who, requests);
+  return matches;
 }
 
 }  // namespace

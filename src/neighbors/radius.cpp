@@ -3,6 +3,7 @@
 
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
+#include "core/detail/interrupt_check.hpp"
 #include "core/detail/split.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "neighbors/detail/backend.hpp"
@@ -27,12 +28,17 @@ RadiusResult radius(Resources const& res, ConstMatrixView x, ConstMatrixView y, 
   }
   require_device(res.device, who);
   cudist::detail::ScopedDevice const device_scope(res.device);
+  std::uint64_t const requests = cudist::detail::interrupt_requests();
   neighbors::detail::PlannedSelect const planned = neighbors::detail::plan_select(
       who, res, x, y, neighbors::detail::whole(x, y), metric, params, false, false);
-  if (res.device.is_cuda()) {
-    return neighbors::detail::cuda::radius(planned.problem, r, res.stream);
-  }
-  return neighbors::detail::cpu::radius(planned.problem, r);
+  RadiusResult found = res.device.is_cuda()
+                           ? neighbors::detail::cuda::radius(planned.problem, r, res.stream)
+                           : neighbors::detail::cpu::radius(planned.problem, r);
+  // The GPU path has waited for its counting pass; a kernel an interrupt stopped (either pass)
+  // left the neighbourhoods unfinished.
+  if (res.device.is_cuda()) cudist::detail::cuda_stream_synchronize(res.stream);
+  cudist::detail::throw_if_interrupted(who, requests);
+  return found;
 }
 
 }  // namespace cudist

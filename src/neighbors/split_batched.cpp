@@ -68,14 +68,14 @@ void inputs_of(Resources const& shard, ConstMatrixView x, ConstMatrixView y, Bat
 
 }  // namespace
 
-KnnResult split_knn_batched(char const* /*who*/, std::vector<Resources> const& shards,
+KnnResult split_knn_batched(char const* who, std::vector<Resources> const& shards,
                             ConstMatrixView x, ConstMatrixView y, Batch const& batch,
                             std::int64_t k, Metric metric, KnnOptions const& options) {
   std::vector<RowRange> const parts = split_problems(batch, shards.size());
   DType const out = distance_output_dtype(x.dtype);
   KnnResult host{Array::allocate(x.rows, k, out, Device::cpu()),
                  Array::allocate(x.rows, k, DType::kInt64, Device::cpu())};
-  cudist::detail::run_parts(shards, [&](std::size_t s) {
+  cudist::detail::run_parts(who, shards, [&](std::size_t s) {
     RowRange const rows{batch.x_offsets[parts[s].begin], batch.x_offsets[parts[s].end]};
     if (rows.size() == 0) return;
     PartInputs in;
@@ -88,12 +88,12 @@ KnnResult split_knn_batched(char const* /*who*/, std::vector<Resources> const& s
           returned_on(shards[0], std::move(host.indices))};
 }
 
-MatchResult split_match_batched(char const* /*who*/, std::vector<Resources> const& shards,
+MatchResult split_match_batched(char const* who, std::vector<Resources> const& shards,
                                 ConstMatrixView x, ConstMatrixView y, Batch const& batch,
                                 Metric metric, MatchOptions const& options) {
   std::vector<RowRange> const parts = split_problems(batch, shards.size());
   std::vector<MatchResult> found(shards.size());
-  cudist::detail::run_parts(shards, [&](std::size_t s) {
+  cudist::detail::run_parts(who, shards, [&](std::size_t s) {
     if (parts[s].size() == 0) return;
     PartInputs in;
     inputs_of(shards[s], x, y, batch, parts[s], in);

@@ -74,7 +74,7 @@ std::vector<ShardBest> best_per_shard(char const* who, std::vector<Resources> co
                                       Metric metric, MetricParams const& params) {
   std::vector<RowRange> const parts = split_rows(y.rows, shards.size());
   std::vector<ShardBest> best(shards.size());
-  run_parts(shards, [&](std::size_t s) {
+  run_parts(who, shards, [&](std::size_t s) {
     best[s] = shard_best(who, shards[s], x, y, parts[s], k, metric, params);
   });
   return best;
@@ -239,7 +239,7 @@ MatchResult split_match(char const* who, std::vector<Resources> const& shards, C
   std::vector<std::int64_t> reverse(criteria.mutual ? y.rows : 0, -1);
   if (criteria.mutual) {
     std::vector<RowRange> const parts = split_rows(y.rows, shards.size());
-    run_parts(shards, [&](std::size_t s) {
+    run_parts(who, shards, [&](std::size_t s) {
       ShardBest const b = shard_best(who, shards[s], row_slice(y, parts[s]), x, {0, x.rows}, 1,
                                      metric, options.params);
       if (!b.ran) return;
@@ -254,11 +254,11 @@ MatchResult split_match(char const* who, std::vector<Resources> const& shards, C
           returned_on(shards[0], std::move(host.offsets))};
 }
 
-RadiusResult split_radius(char const* /*who*/, std::vector<Resources> const& shards, ConstMatrixView x,
+RadiusResult split_radius(char const* who, std::vector<Resources> const& shards, ConstMatrixView x,
                           ConstMatrixView y, double r, Metric metric, MetricParams const& params) {
   std::vector<RowRange> const parts = split_rows(y.rows, shards.size());
   std::vector<RadiusResult> found(shards.size());
-  run_parts(shards, [&](std::size_t s) {
+  run_parts(who, shards, [&](std::size_t s) {
     if (parts[s].size() == 0) return;
     std::optional<Array> x_copy, y_copy;
     RadiusResult const part = radius(shards[s], readable_on(shards[s], x, x_copy),

@@ -5,6 +5,7 @@
 
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
+#include "core/detail/interrupt_check.hpp"
 #include "core/detail/split.hpp"
 #include "core/detail/memory.hpp"
 #include "core/detail/validate_view.hpp"
@@ -55,6 +56,7 @@ void semiring_product(Resources const& res, ConstMatrixView a, ConstMatrixView b
   cudist::detail::expect_one_device(kWho, res);
   require_device(res.device, kWho);
   detail::ScopedDevice const device_scope(res.device);
+  std::uint64_t const requests = detail::interrupt_requests();
 
   std::optional<Array> a_stage, b_stage, c_stage, w_stage;
   detail::SemiringProblem p;
@@ -72,6 +74,9 @@ void semiring_product(Resources const& res, ConstMatrixView a, ConstMatrixView b
   } else {
     detail::cpu::semiring_product(p);
   }
+  // A kernel an interrupt stopped left the product unfinished: nothing of it reaches c.
+  if (c_stage && res.device.is_cuda()) detail::cuda_stream_synchronize(res.stream);
+  detail::throw_if_interrupted(kWho, requests);
   if (c_stage) copy(c_stage->view(), detail::resolved(c), res.stream);
   if (w_stage) copy(w_stage->view(), detail::resolved(*options.witness), res.stream);
   // Host staging buffers must outlive the work queued on the stream.

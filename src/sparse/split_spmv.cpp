@@ -98,7 +98,7 @@ void split_product(char const* who, std::vector<Resources> const& shards, SplitP
   std::vector<RowRange> const parts = cudist::detail::split_rows(a.rows, shards.size());
   MatrixView const target = cudist::detail::resolved(y);
   bool const reads_y = what == SplitProduct::kSpmvMinPlus || beta != 0;
-  cudist::detail::run_parts(shards, [&](std::size_t s) {
+  cudist::detail::run_parts(who, shards, [&](std::size_t s) {
     if (parts[s].size() == 0) return;
     Resources const& shard = shards[s];
     CsrPart const part = rows_of(shard, a, memory, offsets, parts[s]);

@@ -77,7 +77,7 @@ TEST(RunParts, FirstFailureIsRethrownAfterEveryPartFinished) {
   CUDIST_REQUIRE_BACKEND();
   std::vector<int> ran(4, 0);
   try {
-    detail::run_parts(shards_of(4), [&](std::size_t s) {
+    detail::run_parts("test", shards_of(4), [&](std::size_t s) {
       ran[s] = 1;
       if (s == 1) throw OutOfMemory("part 1 ran out of memory");
     });

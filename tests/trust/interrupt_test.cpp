@@ -1,10 +1,15 @@
-// cudist::request_interrupt(): a long call stops soon after it with cudist::Interrupted, a call
-// started while it is pending stops at its first poll, and clear_interrupt() lets calls run again.
+// cudist::request_interrupt(): a long call stops soon after it with cudist::Interrupted (on the
+// GPU from inside a kernel that would run for seconds), a call started while it is pending stops
+// at its first poll, and clear_interrupt() lets calls run again with the same answers.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
 #include <thread>
+#include <vector>
 
+#include "common/compare.hpp"
+#include "neighbors/neighbors_test_util.hpp"
 #include "cudist/core/interrupt.hpp"
 #include "trust/workloads.hpp"
 
@@ -16,22 +21,86 @@ struct ClearedInterrupt {
   ~ClearedInterrupt() { clear_interrupt(); }
 };
 
-TEST(Interrupt, ARequestFromAnotherThreadStopsALongCpuCall) {
-  CUDIST_REQUIRE_BACKEND();
-  if (backend_device().is_cuda()) GTEST_SKIP() << "one CUDA kernel runs to its end; see the apsp test";
-  ClearedInterrupt const cleared;
-  // A self-join of 8000 x 256 rows: seconds on two cores, so only the request ends it this soon.
-  Array const x = random_reals(8000, 256, DType::kFloat32, -1, 1, 31).array;
+/// Seconds from a request made 200 ms into `call` to the Interrupted it must throw.
+double seconds_to_stop(std::function<void()> const& call) {
   std::chrono::steady_clock::time_point requested;
   std::thread requester([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     requested = std::chrono::steady_clock::now();
     request_interrupt();
   });
-  EXPECT_THROW(knn(backend_resources(), x, x, 5, Metric::kEuclidean), Interrupted);
+  EXPECT_THROW(call(), Interrupted);
   auto const stopped = std::chrono::steady_clock::now();
   requester.join();
-  EXPECT_LT(std::chrono::duration<double>(stopped - requested).count(), 1.0);
+  return std::chrono::duration<double>(stopped - requested).count();
+}
+
+/// The first `n` rows of v.
+template <class View>
+View top_rows(View v, std::int64_t n) {
+  v.rows = n;
+  return v;
+}
+
+/// (rows, cols) on the device: a seeded random block repeated down the rows (big inputs without
+/// generating every value on the host).
+Array repeated_on_device(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
+  std::int64_t const block = std::min<std::int64_t>(rows, 1 << 14);
+  Array const host = random_reals(block, cols, DType::kFloat32, -1, 1, seed).array;
+  Array a = Array::allocate(rows, cols, DType::kFloat32, backend_device());
+  for (std::int64_t r0 = 0; r0 < rows; r0 += block) {
+    MatrixView to = top_rows(a.view(), std::min(block, rows - r0));
+    to.data = a.data_as<float>() + r0 * cols;
+    copy(top_rows(host.view(), to.rows), to);
+  }
+  return a;
+}
+
+TEST(Interrupt, ARequestFromAnotherThreadStopsALongCpuCall) {
+  CUDIST_REQUIRE_BACKEND();
+  if (backend_device().is_cuda()) GTEST_SKIP() << "the GPU's kernels: the HugeGpuKernel tests";
+  ClearedInterrupt const cleared;
+  // A self-join of 8000 x 256 rows: seconds on two cores, so only the request ends it this soon.
+  Array const x = random_reals(8000, 256, DType::kFloat32, -1, 1, 31).array;
+  EXPECT_LT(seconds_to_stop([&] { knn(backend_resources(), x, x, 5, Metric::kEuclidean); }), 1.0);
+}
+
+// One launch of the fused top-k kernel that would run for seconds on an H100 (32768 queries x
+// 4 M database rows x 64: ~8.6e12 multiply-adds; each block sweeps its whole chunk of the
+// database): its blocks poll the interrupt word between column tiles.
+TEST(Interrupt, ARequestStopsAHugeGpuKernelOfKnnWithinASecond) {
+  CUDIST_REQUIRE_BACKEND();
+  if (!backend_device().is_cuda()) GTEST_SKIP() << "a GPU kernel";
+  ClearedInterrupt const cleared;
+  Array const x = repeated_on_device(32768, 64, 41), y = repeated_on_device(4 << 20, 64, 42);
+  std::vector<float> d(32768);
+  std::vector<std::int64_t> i(32768);
+  auto const call = [&] {
+    knn(backend_resources(), x, y, 1, Metric::kEuclidean, view(d.data(), 32768, 1), view(i.data(), 32768, 1));
+  };
+  auto const small = [&] { return knn(backend_resources(), top_rows(x.view(), 300), top_rows(y.view(), 5000), 3, Metric::kEuclidean); };
+  KnnResult const before = small();
+  EXPECT_LT(seconds_to_stop(call), 1.0);
+  // The library keeps working: after clear_interrupt() the same call gives the same answer.
+  clear_interrupt();
+  EXPECT_TRUE(identical(small(), before));
+}
+
+// One launch of the pairwise kernel, minkowski p = 3 (a pow per term) over depth 4096 into host
+// memory, several seconds of work: its blocks poll the word when they start.
+TEST(Interrupt, ARequestStopsAHugeGpuKernelOfCdistWithinASecond) {
+  CUDIST_REQUIRE_BACKEND();
+  if (!backend_device().is_cuda()) GTEST_SKIP() << "a GPU kernel";
+  ClearedInterrupt const cleared;
+  Array const x = repeated_on_device(16384, 4096, 43);
+  std::vector<float> out(std::size_t{16384} * 16384, -1.0f);
+  MetricParams p;
+  p.p = 3;
+  auto const call = [&] {
+    cdist(backend_resources(), x, x, view(out.data(), 16384, 16384), Metric::kMinkowski, p);
+  };
+  EXPECT_LT(seconds_to_stop(call), 1.0);
+  EXPECT_EQ(out.front(), -1.0f) << "an interrupted call copies nothing of its unfinished result";
 }
 
 TEST(Interrupt, APendingRequestStopsCallsAtTheirFirstPollUntilCleared) {
@@ -41,10 +110,10 @@ TEST(Interrupt, APendingRequestStopsCallsAtTheirFirstPollUntilCleared) {
   Resources const res = backend_resources();
   std::string const expected = w.run(Family::kApsp, res);
   request_interrupt();
-  EXPECT_THROW(w.run(Family::kApsp, res), Interrupted);  // polled between block steps, both backends
-  if (!res.device.is_cuda()) {
-    EXPECT_THROW(w.run(Family::kCdist, res), Interrupted);  // polled between tiles
-    EXPECT_THROW(w.run(Family::kKnn, res), Interrupted);
+  // Every family stops: between tiles (CPU), block steps (APSP), or after kernels that left at
+  // once (GPU).
+  for (Family const f : {Family::kApsp, Family::kCdist, Family::kKnn, Family::kMatch}) {
+    EXPECT_THROW(w.run(f, res), Interrupted) << family_name(f);
   }
   clear_interrupt();
   EXPECT_EQ(w.run(Family::kApsp, res), expected);

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include "core/detail/expects.hpp"
+#include "core/detail/interrupt_check.hpp"
 #include "core/cuda/check.hpp"
 
 namespace cudist::detail {
@@ -127,6 +128,20 @@ void cuda_event_record(void* event, void* stream) {
 
 void cuda_stream_wait_event(void* stream, void* event) {
   CUDIST_CUDA_TRY(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), static_cast<cudaEvent_t>(event), 0));
+}
+
+std::uint64_t const* kernel_interrupt_word() noexcept {
+  static std::uint64_t* const word = [] {
+    void* p = nullptr;
+    // Portable: one allocation serves every device; mapped: kernels read it across the bus.
+    if (cudaHostAlloc(&p, sizeof(std::uint64_t), cudaHostAllocMapped | cudaHostAllocPortable) != cudaSuccess) {
+      cudaGetLastError();  // kernels then run to their end; nothing else depends on it
+      return static_cast<std::uint64_t*>(nullptr);
+    }
+    publish_kernel_interrupt_word(static_cast<std::uint64_t*>(p));
+    return static_cast<std::uint64_t*>(p);
+  }();
+  return word;
 }
 
 }  // namespace cudist::detail

@@ -34,6 +34,12 @@ void cuda_event_destroy(void* event) noexcept;
 void cuda_event_record(void* event, void* stream);
 void cuda_stream_wait_event(void* stream, void* event);
 
+/// The word long-running kernels poll to stop early when request_interrupt() is called (it holds
+/// the count of requests): page-locked host memory mapped into every device (with unified
+/// addressing its host address is valid in kernels), allocated on first use and kept for the
+/// process. Null when it cannot be allocated or without CUDA: kernels then run to their end.
+std::uint64_t const* kernel_interrupt_word() noexcept;
+
 /// For a CUDA device: makes it the calling thread's current device for the scope's lifetime and
 /// restores the caller's device afterwards, so a call on cuda:1 does not leave cuda:1 current.
 /// Nothing for the CPU.

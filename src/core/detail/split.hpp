@@ -40,8 +40,11 @@ std::vector<Resources> split_resources(Resources const& res, char const* who);
 /// shards are GPUs (each thread makes its device current), one after another on the CPU (each
 /// part already uses every core). When a part throws, parts not yet started are skipped, and the
 /// first failure in shard order is rethrown after every thread has finished: no thread is left
-/// running, and an out-of-memory error on one GPU surfaces as that error.
-void run_parts(std::vector<Resources> const& shards, std::function<void(std::size_t)> const& part);
+/// running, and an out-of-memory error on one GPU surfaces as that error. Waits for the shards'
+/// streams and throws Interrupted (naming `who`) when an interrupt came meanwhile: a kernel it
+/// stopped left its part unfinished.
+void run_parts(char const* who, std::vector<Resources> const& shards,
+               std::function<void(std::size_t)> const& part);
 
 /// An input as a part on `shard` may read it: host memory as it is (the part stages what it needs),
 /// device memory copied to the shard's device, since a device pointer may belong to another GPU.

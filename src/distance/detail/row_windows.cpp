@@ -107,6 +107,7 @@ struct Slots {
 void run_cuda_windows(Resources const& res, char const* who, PairwiseProblem const& problem,
                       std::int64_t rows_per_window) {
   std::int64_t const m = problem.x.rows;
+  std::uint64_t const requests = interrupt_requests();
   std::size_t const es = size_of(problem.out.dtype);
   bool const direct = cuda_pointer_is_pinned_host(problem.out.data);
   MatrixView const largest = out_window(problem, 0, std::min(m, rows_per_window));  // the first
@@ -127,6 +128,7 @@ void run_cuda_windows(Resources const& res, char const* who, PairwiseProblem con
   auto const finish = [&](Slot& s) {
     if (s.r1 == s.r0) return;
     cuda_stream_synchronize(s.stream.get());
+    throw_if_interrupted(who, requests);  // a stopped kernel left this window unfinished
     MatrixView const place = out_window(problem, s.r0, s.r1);
     if (!direct) copy_on_all_cores(dense_like(place, s.staging.get(), Memory::kHost), place);
     report_progress(who, s.r1, m);

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 
+#include "core/cuda/interrupt_word.cuh"
 #include "distance/detail/cuda/policy.hpp"
 #include "distance/detail/element_load.hpp"
 #include "distance/detail/ops.hpp"
@@ -81,6 +82,7 @@ struct PairwiseTileKernel {
     std::int64_t row_begin, row_end, out_first;
     C const* weights;  // (d) for weighted ops, else null
     Op op;
+    InterruptPoll interrupt;  // blocks return at once after a request (interrupt_word.cuh)
   };
 
   struct SharedStorage {
@@ -262,6 +264,8 @@ struct PairwiseTileKernel {
 
   /// The store consumer: one tile per block, written full or condensed.
   __device__ void operator()(Params const& p, SharedStorage& s) const {
+    // One thread polls; the whole block leaves together. The host throws after the launch.
+    if (p.interrupt.word != nullptr && __syncthreads_or(threadIdx.x == 0 && interrupt_seen(p.interrupt))) return;
     std::int64_t const row0 = p.row_begin + static_cast<std::int64_t>(blockIdx.y) * kBM;
     std::int64_t const col0 = static_cast<std::int64_t>(blockIdx.x) * kBN;
     if (p.layout == OutputLayout::kCondensed && col0 + kBN <= row0 + 1) return;  // below diagonal

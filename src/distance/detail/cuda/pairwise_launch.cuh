@@ -45,6 +45,7 @@ void launch_tiles(PairwiseProblem const& pr, Op const& op, cudaStream_t stream) 
   p.out_first = condensed_row_start(p.m, p.row_begin);
   p.weights = static_cast<typename Op::Compute const*>(pr.op.weights);
   p.op = op;
+  p.interrupt = interrupt_poll_for_depth(p.d);
   std::int64_t const grid_x = (p.n + Kernel::kBN - 1) / Kernel::kBN;
   std::int64_t const window_rows = p.row_end - p.row_begin;
   std::int64_t const grid_y = (window_rows + Kernel::kBM - 1) / Kernel::kBM;

@@ -64,6 +64,7 @@ void launch_fused(FusedLaunch const& f, Op const& op, SelectArgs const& a, cudaS
   p.exclude_self = sp.rank.exclude_self;
   p.column_best = static_cast<typename Kernel::Entry*>(f.column_best);
   p.select = *select;
+  p.interrupt = cudist::detail::cuda::interrupt_poll();
 
   std::size_t const smem = Kernel::smem_bytes(*select);
   // The planner keeps blocks within the device (fused_knn_for); this names a planning mistake

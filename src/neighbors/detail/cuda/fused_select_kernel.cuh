@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/cuda/interrupt_word.cuh"
 #include "distance/detail/cuda/pairwise_kernel.cuh"
 #include "distance/detail/cuda/policy.hpp"
 #include "neighbors/detail/cuda/warp_entries.cuh"
@@ -85,7 +86,12 @@ struct FusedSelectKernel {
     bool exclude_self;   // self-join without the point itself
     Entry* column_best;  // (n): best (key, query row) per column for the mutual check, or null
     typename Select::Params select;
+    cudist::detail::cuda::InterruptPoll interrupt;  // stop between column tiles after a request
   };
+
+  /// Column tiles between two polls (interrupt_word.cuh): a block may sweep a whole database
+  /// (seconds); every 8 tiles (well under a millisecond) a poll's L2 reads cost nothing measurable.
+  static constexpr int kPollTiles = 8;
 
   struct SharedStorage {
     typename Engine::SharedStorage tile;
@@ -109,6 +115,7 @@ struct FusedSelectKernel {
     if constexpr (kPipelined) {
       if (w.col_begin < w.col_end) Engine::start(p.tile, s.tile, w.tile.row0, w.col_begin);
     }
+    int tiles = 0;
     for (std::int64_t col0 = w.col_begin; col0 < w.col_end; col0 += kTileRows) {
       typename Op::Acc acc[8][8];
       if constexpr (kPipelined) {
@@ -121,6 +128,12 @@ struct FusedSelectKernel {
       select.consume(keys);
       if constexpr (sizeof(Entry) == sizeof(unsigned long long)) {
         if (p.column_best != nullptr) update_column_best(p.column_best, keys, w, at);
+      }
+      // One thread reads the word and the block votes, so that every thread leaves together.
+      if (p.interrupt.word != nullptr && ++tiles % kPollTiles == 0 &&
+          __syncthreads_or(tid == 0 && cudist::detail::cuda::interrupt_seen(p.interrupt))) {
+        if constexpr (kPipelined) Engine::wait_async_copies();  // the next tile's copy is in flight
+        break;  // the host throws Interrupted after the launch
       }
     }
     select.finish();

@@ -30,6 +30,7 @@ struct RadiusSelect {
 
   struct SharedStorage {
     long long cursor[128];  // per row: entries so far (count) or next output position (write)
+    long long end[128];     // writing pass, per row: the end of its (row, chunk) positions
   };
 
   /// Nothing when no key is within the radius: the launch is skipped and the counts stay 0.
@@ -48,6 +49,8 @@ struct RadiusSelect {
       std::int64_t const row = w_.tile.row0 + r;
       bool const write = p_.starts != nullptr && row < w_.tile.row_end;
       s_.cursor[r] = write ? p_.starts[row * p_.chunks + w_.chunk] : 0;
+      // starts has one more entry than there are (row, chunk) slots: the total.
+      s_.end[r] = write ? p_.starts[row * p_.chunks + w_.chunk + 1] : 0;
     }
     __syncwarp();
   }
@@ -101,6 +104,9 @@ struct RadiusSelect {
       unsigned const half_bits = j < 4 ? (within & 0xfu) : (within >> 4);
       int const earlier_in_lane = __popc(half_bits & ((1u << (j % 4)) - 1));
       long long const pos = base + (j < 4 ? (before & 0xffff) : total_lo + (before >> 16)) + earlier_in_lane;
+      // Within the counted positions only: a counting pass that an interrupt stopped counted
+      // fewer tiles than a writing pass may read (the host throws after it either way).
+      if (pos >= s_.end[r]) continue;
       p_.indices[pos] = keys.col0 + fragment(at_.tx(), j) - w_.tile.y_begin;
       p_.distances[pos] = distance_of<Out>(keys.key[i][j], p_.spec);
     }

@@ -46,6 +46,7 @@ void launch_product(ProductOperands<Elem> const& in, typename Epilogue::Params c
   p.main.x_vec = rows_allow_vectors(in.a, in.lda, kChunkBytes, sizeof(Elem));
   p.main.y_vec = rows_allow_vectors(in.b, in.ldb, kChunkBytes, sizeof(Elem));
   p.main.op = op;
+  p.main.interrupt = interrupt_poll_for_depth(in.d);
   p.out = out;
   p.guard = guard.flag;
   p.run_when = guard.run_when;
