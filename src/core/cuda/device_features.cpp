@@ -40,4 +40,11 @@ std::size_t max_block_shared_memory() {
   return static_cast<std::size_t>(current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
 }
 
+bool kernel_image_has_sm80(void const* kernel) {
+  if (force_portable()) return false;
+  cudaFuncAttributes attributes{};
+  CUDIST_CUDA_TRY(cudaFuncGetAttributes(&attributes, kernel));
+  return attributes.ptxVersion >= 80 && attributes.binaryVersion >= 80;
+}
+
 }  // namespace cudist::detail::cuda

@@ -9,13 +9,13 @@
 
 #include "distance/detail/ops.hpp"
 
-namespace cudist::neighbors::detail::cuda {
+namespace cudist::detail::cuda {
 
 /// Up to this many columns the squared distance stays below 2^24, so its float32 value, and hence
 /// the ranking the CPU backend sees, is the exact integer.
 constexpr std::int64_t kMaxPackedU8Cols = 258;
 
-struct PackedU8SqL2Op : cudist::detail::ops::OpBase<std::uint32_t, std::uint32_t> {
+struct PackedU8SqL2Op : ops::OpBase<std::uint32_t, std::uint32_t> {
   using Acc = std::uint32_t;  // the dot product
   std::uint32_t const* x_sq = nullptr;  // (m) sum of squares of each row of x
   std::uint32_t const* y_sq = nullptr;  // (n)
@@ -53,4 +53,4 @@ struct ByteSquaresKernel {
   }
 };
 
-}  // namespace cudist::neighbors::detail::cuda
+}  // namespace cudist::detail::cuda

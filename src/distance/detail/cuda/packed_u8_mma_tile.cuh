@@ -1,12 +1,12 @@
-// The tensor-core contraction for the packed uint8 squared L2 (packed_u8_l2.cuh): the dot products
-// of a 128 x 128 tile through mma.sync m16n8k32 u8 x u8 -> s32 (sm_80 and later). Integer
-// products summed in int32 are exact (d <= 256 bytes: 256 * 255^2 < 2^31), so the tile equals the
-// SIMT engine's one value for value, and the consumers (top-k, best two, radius) receive it in the
-// engine's layout through compute_tile: the selection epilogue is unchanged and the distances
-// never leave the chip.
+// The tensor-core contraction for packed uint8 rows (packed_u8_l2.cuh): the dot products of a
+// 128 x 128 tile through mma.sync m16n8k32 u8 x u8 -> s32 (sm_80 and later). Integer products
+// summed in int32 are exact (255^2 d < 2^31), so the tile equals the SIMT engine's one value for
+// value, and its consumers receive it in the engine's layout through compute_tile: the fused
+// selections (top-k, best two, radius; the distances never leave the chip) and the store of
+// cdist / pdist (packed_u8_mma_store.cu), their epilogues unchanged.
 //
 // Layout. The consumers need thread (tx, ty) to hold rows fragment(ty, i) and columns
-// fragment(tx, j) (fused_select_kernel.cuh). A warp w owns the 16 rows of ty = 2w, 2w + 1 over all
+// fragment(tx, j) (fused_select_kernel.cuh; the store's fragment_offset is the same). A warp w owns the 16 rows of ty = 2w, 2w + 1 over all
 // 128 columns in both layouts, so warp w computes exactly its rows: its MMA row r is the engine's
 // row fragment(2w + r / 8, r % 8). The MMA's accumulator layout (lanes of one row share columns)
 // cannot be the engine's, so the warp computes the columns in four passes: pass p covers columns
@@ -23,9 +23,9 @@
 
 #include <cstdint>
 
-#include "neighbors/detail/cuda/packed_u8_l2.cuh"
+#include "distance/detail/cuda/packed_u8_l2.cuh"
 
-namespace cudist::neighbors::detail::cuda {
+namespace cudist::detail::cuda {
 
 struct PackedU8MmaTileKernel {
   using Op = PackedU8SqL2Op;
@@ -55,6 +55,12 @@ struct PackedU8MmaTileKernel {
     bool x_vec, y_vec;     // rows allow 16-byte copies
     Op op;
   };
+
+  /// The contraction's part of another kernel's parameters (the SIMT engine's, same names).
+  template <class P>
+  static Params part_of(P const& q) {
+    return {q.x, q.y, q.m, q.n, q.d, q.ldx, q.ldy, q.x_vec, q.y_vec, {}};
+  }
 
   struct SharedStorage {
     alignas(16) std::uint8_t xs[kBM][kRowBytes];  // row 16 w + r: warp w's MMA row r
@@ -257,4 +263,4 @@ struct PackedU8MmaTileKernel {
   }
 };
 
-}  // namespace cudist::neighbors::detail::cuda
+}  // namespace cudist::detail::cuda

@@ -21,9 +21,10 @@ inline bool rows_allow_vectors(void const* base, std::int64_t ld, std::size_t ve
          (static_cast<std::size_t>(ld) * element_bytes) % vector_bytes == 0;
 }
 
-template <class Op, class Elem, TileShape kShape>
-void launch_tiles(PairwiseProblem const& pr, Op const& op, cudaStream_t stream) {
-  using Kernel = PairwiseTileKernel<Op, Elem, PairwisePolicy<sizeof(typename Op::Compute), kShape>>;
+/// The store kernel's parameters for a planned problem: its inputs read as Elem, its output window
+/// and layout, the op. Kernel is a PairwiseTileKernel (or one that stores through its store_tile).
+template <class Kernel, class Elem, class Op>
+typename Kernel::Params store_params(PairwiseProblem const& pr, Op const& op) {
   using Out = typename Op::Output;
   typename Kernel::Params p{};
   p.x = static_cast<Elem const*>(pr.x.data);
@@ -46,13 +47,24 @@ void launch_tiles(PairwiseProblem const& pr, Op const& op, cudaStream_t stream) 
   p.weights = static_cast<typename Op::Compute const*>(pr.op.weights);
   p.op = op;
   p.interrupt = interrupt_poll_for_depth(p.d);
-  std::int64_t const grid_x = (p.n + Kernel::kBN - 1) / Kernel::kBN;
-  std::int64_t const window_rows = p.row_end - p.row_begin;
-  std::int64_t const grid_y = (window_rows + Kernel::kBM - 1) / Kernel::kBM;
+  return p;
+}
+
+/// One block per 128 x 128 (or 64 x 64) tile of the problem's output window.
+inline dim3 store_grid(PairwiseProblem const& pr, int tile) {
+  std::int64_t const grid_x = (pr.y.rows + tile - 1) / tile;
+  std::int64_t const window_rows = pr.window_end() - pr.row_begin;
+  std::int64_t const grid_y = (window_rows + tile - 1) / tile;
   CUDIST_EXPECTS(grid_y <= 65535 && grid_x <= 0x7fffffff,
-                 "pairwise: " << window_rows << " x " << p.n << " is beyond one launch's grid; split x");
-  pairwise_tile_kernel<Kernel>
-      <<<dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y)), Kernel::kThreads, 0, stream>>>(p);
+                 "pairwise: " << window_rows << " x " << pr.y.rows << " is beyond one launch's grid; split x");
+  return dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y));
+}
+
+template <class Op, class Elem, TileShape kShape>
+void launch_tiles(PairwiseProblem const& pr, Op const& op, cudaStream_t stream) {
+  using Kernel = PairwiseTileKernel<Op, Elem, PairwisePolicy<sizeof(typename Op::Compute), kShape>>;
+  pairwise_tile_kernel<Kernel><<<store_grid(pr, Kernel::kBM), Kernel::kThreads, 0, stream>>>(
+      store_params<Kernel, Elem>(pr, op));
   CUDIST_CHECK_LAUNCH();
 #if defined(CUDIST_DEBUG_SYNC)
   CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
@@ -82,5 +94,10 @@ void launch_for_op(PairwiseProblem const& pr, Op const& op, cudaStream_t stream)
 void pairwise_float(PairwiseProblem const& pr, cudaStream_t stream);
 void pairwise_double(PairwiseProblem const& pr, cudaStream_t stream);
 void pairwise_integer(PairwiseProblem const& pr, cudaStream_t stream);  // uint8, packed bits
+
+/// uint8 squared L2, euclidean and inner product on the int8 tensor cores (packed_u8_mma_store.cu)
+/// where the rows are whole words and the device runs sm_80 code: returns false, having done
+/// nothing, elsewhere (the SIMT engine computes the same values there).
+bool pairwise_packed_u8_mma(PairwiseProblem const& pr, cudaStream_t stream);
 
 }  // namespace cudist::detail::cuda

@@ -11,12 +11,14 @@
 #include "core/cuda/check.hpp"
 #include "core/cuda/device_features.hpp"
 #include "distance/detail/cuda/pairwise_launch.cuh"
+#include "distance/detail/cuda/packed_u8_l2.cuh"
 #include "distance/detail/dispatch_op.hpp"
 #include "neighbors/detail/cuda/fused_launch.hpp"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
-#include "neighbors/detail/cuda/packed_u8_l2.cuh"
 
 namespace cudist::neighbors::detail::cuda {
+
+using cudist::detail::cuda::PackedU8SqL2Op;
 
 template <class Op>
 struct IsFusedOp : std::bool_constant<Op::kLaneWise> {};

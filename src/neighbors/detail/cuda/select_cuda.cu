@@ -7,18 +7,20 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "core/cuda/check.hpp"
 #include "core/cuda/device_features.hpp"
 #include "core/detail/expects.hpp"
+#include "distance/detail/cuda/packed_u8_l2.cuh"
+#include "distance/detail/cuda/packed_u8_rows.hpp"
 #include "neighbors/detail/backend.hpp"
 #include "neighbors/detail/cuda/fused_launch.hpp"
 #include "neighbors/detail/cuda/launch.cuh"
 #include "neighbors/detail/cuda/match_finish.cuh"
 #include "neighbors/detail/cuda/merge_chunks.cuh"
-#include "neighbors/detail/cuda/packed_u8_l2.cuh"
 #include "neighbors/detail/cuda/radius_finish.cuh"
 #include "neighbors/detail/cuda/select_policy.hpp"
 #include "neighbors/detail/cuda/materialized_paths.hpp"
@@ -107,45 +109,24 @@ GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, cudaStream_t 
 
 // ---- uint8 squared L2 on 32-bit words (dp4a, or int8 MMA on sm_80+: fused_launch.cuh) ----
 
-ConstMatrixView as_words(ConstMatrixView v) {
-  return ConstMatrixView(v.data, v.rows, v.cols / 4, v.stride / 4, DType::kInt32, v.memory);
-}
-
-Array byte_squares(ConstMatrixView words, cudaStream_t stream) {
-  Array sq = device_array(words.rows, 1, DType::kInt32, stream);
-  launch<ByteSquaresKernel>(words.rows, ByteSquaresKernel::kThreads,
-                            {static_cast<std::uint32_t const*>(words.data), words.rows, words.cols,
-                             words.stride, static_cast<std::uint32_t*>(sq.data())},
-                            stream);
-  return sq;
-}
+using cudist::detail::cuda::as_words;
+using cudist::detail::cuda::kMaxPackedU8Cols;
 
 /// Whether the fused kernel reads the rows as 32-bit words of four uint8 (packed_u8_l2.cuh).
 bool packable(SelectProblem const& p) {
-  ConstMatrixView const x = p.pairwise.x, y = p.pairwise.y;
-  auto aligned = [](ConstMatrixView v) {
-    return reinterpret_cast<std::uintptr_t>(v.data) % 4 == 0 && (v.stride % 4 == 0 || v.rows <= 1);
-  };
-  return x.dtype == DType::kUInt8 && p.pairwise.op.kind == OpKind::kSqDiffSum && x.cols > 0 &&
-         x.cols % 4 == 0 && x.cols <= kMaxPackedU8Cols && aligned(x) && aligned(y);
+  return p.pairwise.op.kind == OpKind::kSqDiffSum && p.pairwise.x.cols <= kMaxPackedU8Cols &&
+         cudist::detail::cuda::rows_are_words(p.pairwise.x, p.pairwise.y);
 }
 
 /// The problem as the fused kernel runs it: packable uint8 rows as words, with the rows' sums of
 /// squares as norms (kept alive in `keep`).
 SelectProblem fused_form(SelectProblem const& p, std::vector<Array>& keep, cudaStream_t stream) {
   if (!packable(p)) return p;
-  ConstMatrixView const x = p.pairwise.x, y = p.pairwise.y;
   SelectProblem q = p;
-  q.pairwise.x = as_words(x);
-  q.pairwise.y = as_words(y);
-  keep.push_back(byte_squares(q.pairwise.x, stream));
-  q.pairwise.op.x_norms = keep.back().data();
-  if (y.data == x.data && y.rows == x.rows && y.stride == x.stride) {
-    q.pairwise.op.y_norms = q.pairwise.op.x_norms;
-  } else {
-    keep.push_back(byte_squares(q.pairwise.y, stream));
-    q.pairwise.op.y_norms = keep.back().data();
-  }
+  q.pairwise.x = as_words(p.pairwise.x);
+  q.pairwise.y = as_words(p.pairwise.y);
+  std::tie(q.pairwise.op.x_norms, q.pairwise.op.y_norms) =
+      cudist::detail::cuda::row_squares(q.pairwise.x, q.pairwise.y, keep, stream);
   return q;
 }
 

@@ -1,0 +1,57 @@
+#include "distance/detail/cuda/packed_u8_rows.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "core/cuda/check.hpp"
+#include "distance/detail/cuda/packed_u8_l2.cuh"
+
+namespace cudist::detail::cuda {
+namespace {
+
+__global__ void __launch_bounds__(ByteSquaresKernel::kThreads) byte_squares_kernel(ByteSquaresKernel::Params const p) {
+  ByteSquaresKernel{}(p, blockIdx.x, static_cast<int>(threadIdx.x));
+}
+
+bool starts_aligned(ConstMatrixView v) {
+  return reinterpret_cast<std::uintptr_t>(v.data) % 4 == 0 && (v.stride % 4 == 0 || v.rows <= 1);
+}
+
+}  // namespace
+
+bool rows_are_words(ConstMatrixView x, ConstMatrixView y) {
+  return x.dtype == DType::kUInt8 && x.cols > 0 && x.cols % 4 == 0 && starts_aligned(x) && starts_aligned(y);
+}
+
+ConstMatrixView as_words(ConstMatrixView v) {
+  return ConstMatrixView(v.data, v.rows, v.cols / 4, v.stride / 4, DType::kInt32, v.memory);
+}
+
+Array byte_squares(ConstMatrixView words, void* stream) {
+  int device = 0;
+  CUDIST_CUDA_TRY(cudaGetDevice(&device));
+  auto const s = static_cast<cudaStream_t>(stream);
+  Array sq = Array::allocate(words.rows, 1, DType::kInt32, Device::cuda(device), s);
+  if (words.rows == 0) return sq;
+  constexpr int kThreads = ByteSquaresKernel::kThreads;
+  auto const blocks = static_cast<unsigned>((words.rows + kThreads - 1) / kThreads);
+  byte_squares_kernel<<<blocks, kThreads, 0, s>>>({static_cast<std::uint32_t const*>(words.data), words.rows,
+                                                   words.cols, words.stride,
+                                                   static_cast<std::uint32_t*>(sq.data())});
+  CUDIST_CHECK_LAUNCH();
+  return sq;
+}
+
+std::pair<void const*, void const*> row_squares(ConstMatrixView x_words, ConstMatrixView y_words, std::vector<Array>& keep,
+                                    void* stream) {
+  keep.push_back(byte_squares(x_words, stream));
+  void const* const x_sq = keep.back().data();
+  if (y_words.data == x_words.data && y_words.rows == x_words.rows && y_words.stride == x_words.stride) {
+    return {x_sq, x_sq};
+  }
+  keep.push_back(byte_squares(y_words, stream));
+  return {x_sq, keep.back().data()};
+}
+
+}  // namespace cudist::detail::cuda

@@ -1,0 +1,117 @@
+// uint8 cdist / pdist of squared L2, euclidean and inner product. On a GPU with int8 tensor cores,
+// rows of whole 32-bit words run the tensor-core contraction (packed_u8_mma_store.cu); other rows,
+// and older GPUs, the SIMT engine. Both are exact integer arithmetic, so the tests ask for the
+// same bits from both (the same rows read one byte off a word boundary take the SIMT path) and
+// for the float64 reference's values, on ragged shapes around the 128 x 128 tile, the 32-byte MMA
+// step and the 128-byte slab, in full and condensed layouts and in output windows. Built once per
+// backend; the CUDA binary also runs forced portable (SIMT on both sides).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "common/backend.hpp"
+#include "common/compare.hpp"
+#include "common/data.hpp"
+#include "common/reduced.hpp"
+#include "cudist/distance/pairwise.hpp"
+#include "reference/pairwise_ref.hpp"
+
+namespace cudist {
+namespace {
+
+using test::TestMatrix;
+
+// The float32 rounding of an exact integer (and of its square root).
+constexpr test::Tolerance kRounded{1.2e-7, 0};
+
+struct Shape {
+  std::int64_t m, n, d;
+};
+// d: one word, one MMA step and a word, a slab, a slab and a word, two slabs, two slabs and a
+// word, eight slabs and a word (the slab loop); m and n around the 128-row tiles.
+constexpr Shape kShapes[] = {{1, 1, 4},       {2, 31, 36},  {33, 129, 128}, {130, 300, 132},
+                             {129, 257, 256}, {64, 200, 260}, {17, 140, 1028}, {300, 7, 8}};
+
+constexpr Metric kMetrics[] = {Metric::kSqEuclidean, Metric::kEuclidean, Metric::kInnerProduct};
+
+/// Values up to `hi`: products of the largest values keep every inner product below 2^24, where
+/// float32 holds the exact integer.
+TestMatrix data(std::int64_t rows, Shape s, Metric metric, std::uint64_t seed) {
+  int const hi = metric == Metric::kInnerProduct && s.d > 128 ? 60 : 255;
+  return test::random_integers(rows, s.d, DType::kUInt8, 0, hi, seed);
+}
+
+/// x's rows in backend memory, each starting one byte past a 4-byte boundary (the SIMT path's
+/// form of the same values); `storage` owns them.
+ConstMatrixView unaligned(TestMatrix const& x, Array& storage) {
+  std::int64_t const stride = x.array.cols() + 4;
+  Array host = Array::allocate(x.array.rows(), stride, DType::kUInt8, Device::cpu());
+  for (std::int64_t r = 0; r < x.array.rows(); ++r) {
+    std::memcpy(host.data_as<std::uint8_t>() + r * stride + 1, x.array.data_as<std::uint8_t>() + r * x.array.cols(),
+                static_cast<std::size_t>(x.array.cols()));
+  }
+  storage = test::to_backend(host);
+  return ConstMatrixView(storage.data_as<std::uint8_t>() + 1, x.array.rows(), x.array.cols(), stride,
+                         DType::kUInt8);
+}
+
+std::string label(Metric metric, Shape s) {
+  return std::string(metric_name(metric)) + " m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) +
+         " d=" + std::to_string(s.d);
+}
+
+TEST(PairwiseUint8, WordRowsGiveTheSimtBitsAndTheReferenceValues) {
+  CUDIST_REQUIRE_BACKEND();
+  test::CombinationSampler sample(2);
+  for (Shape const s : kShapes) {
+    for (Metric metric : kMetrics) {
+      if (!sample.keep()) continue;
+      SCOPED_TRACE(label(metric, s));
+      TestMatrix const x = data(s.m, s, metric, 100 + s.m + s.d), y = data(s.n, s, metric, 200 + s.n + s.d);
+      Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+      Array const words = cdist(test::backend_resources(), xb, yb, metric);
+      Array xu, yu;
+      Array const simt = cdist(test::backend_resources(), unaligned(x, xu), unaligned(y, yu), metric);
+      EXPECT_TRUE(test::identical(words, simt));
+      EXPECT_TRUE(test::matches(test::to_host(words), reference::cdist(x.values, y.values, metric), kRounded));
+    }
+  }
+}
+
+TEST(PairwiseUint8, SelfDistancesAndCondensedOutput) {
+  CUDIST_REQUIRE_BACKEND();
+  for (Shape const s : {Shape{257, 257, 128}, Shape{130, 130, 36}, Shape{3, 3, 260}}) {
+    for (Metric metric : kMetrics) {
+      SCOPED_TRACE(label(metric, s));
+      TestMatrix const x = data(s.m, s, metric, 300 + s.m);
+      Array const xb = test::to_backend(x.array);
+      Array const full = test::to_host(cdist(test::backend_resources(), xb, xb, metric));
+      Array const condensed = test::to_host(pdist(test::backend_resources(), xb, metric));
+      EXPECT_TRUE(test::matches(full, reference::cdist(x.values, x.values, metric), kRounded));
+      EXPECT_TRUE(test::matches(condensed, reference::pdist(x.values, metric), kRounded));
+      Array xu;
+      EXPECT_TRUE(test::identical(condensed, test::to_host(pdist(test::backend_resources(), unaligned(x, xu), metric))));
+    }
+  }
+}
+
+TEST(PairwiseUint8, OutputWindowsEqualTheWholeCall) {
+  CUDIST_REQUIRE_BACKEND();
+  Shape const s{300, 141, 132};
+  TestMatrix const x = data(s.m, s, Metric::kEuclidean, 41), y = data(s.n, s, Metric::kEuclidean, 42);
+  Resources windows = test::backend_resources();
+  windows.memory_budget = static_cast<std::uint64_t>(40 * s.n * 4);  // windows of about 20 rows
+  for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean}) {
+    Array whole = Array::allocate(s.m, s.n, DType::kFloat32, Device::cpu());
+    Array streamed = Array::allocate(s.m, s.n, DType::kFloat32, Device::cpu());
+    cdist(test::backend_resources(), x.array, y.array, whole.view(), metric);
+    cdist(windows, x.array, y.array, streamed.view(), metric);
+    EXPECT_TRUE(test::identical(streamed, whole)) << metric_name(metric);
+    EXPECT_TRUE(test::matches(whole, reference::cdist(x.values, y.values, metric), kRounded));
+  }
+}
+
+}  // namespace
+}  // namespace cudist
