@@ -1,11 +1,16 @@
 // Measures the ceilings every floor is computed from (BENCHMARKS.md), on the current device, in
-// the same run as the suites: write and copy bandwidth, and the issue rates of the instructions
-// the kernels are built from (FFMA; FADD + FMNMX; POPC; DPX viaddmin).
+// the same run as the suites: write and copy bandwidth, the issue rates of the instructions the
+// SIMT kernels are built from (FFMA; FADD + FMNMX; POPC; DPX viaddmin), and the tensor cores'
+// rates as cuBLAS reaches them in a large GEMM (int8, bf16, tf32).
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "common/gpu_timer.cuh"
+#include "core/detail/expects.hpp"
 #include "common/suite.hpp"
 
 namespace cudist::bench {
@@ -94,6 +99,55 @@ __global__ void dpx_s16x2_kernel(unsigned seed, unsigned* sink) {
   if (s == 0xdeadbeefu) *sink = s;
 }
 
+/// Random values in [-1, 1) (int8: [-128, 127]) from a hash of the index: the tensor cores run
+/// faster on zeros than on real data (METHOD.md), so a rate measured on zeros would be too high.
+template <class T>
+__global__ void fill_random_kernel(T* p, std::size_t n) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    unsigned h = static_cast<unsigned>(i) * 2654435761u;
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    if constexpr (std::is_same_v<T, std::int8_t>) {
+      p[i] = static_cast<std::int8_t>(h >> 24);
+    } else {
+      p[i] = static_cast<T>(static_cast<float>(h >> 8) * 0x1p-23f - 1.0f);
+    }
+  }
+}
+
+#define CUDIST_BENCH_CUBLAS(call)                                                               \
+  do {                                                                                          \
+    cublasStatus_t const status_ = (call);                                                      \
+    if (status_ != CUBLAS_STATUS_SUCCESS) CUDIST_THROW(CudaError, #call << ": " << cublasGetStatusString(status_)); \
+  } while (0)
+
+/// Multiply-adds per second of an n x n x n cuBLAS GEMM (C = A^T B, the layout every library
+/// runs fastest) on random inputs of `in` into `out`: the tensor pipe's rate as GEMM-based
+/// search libraries get it. `ab` holds 2 n^2 inputs, `c` n^2 outputs.
+template <class In>
+double gemm_rate(cublasHandle_t handle, cudaDataType in, cudaDataType out, cublasComputeType_t compute,
+                 void* ab, void* c, int n) {
+  std::size_t const count = std::size_t(n) * n;
+  auto* const a = static_cast<In*>(ab);
+  fill_random_kernel<<<1024, 256>>>(a, 2 * count);
+  CUDIST_CUDA_TRY(cudaGetLastError());
+  std::int32_t const one_i = 1, zero_i = 0;
+  float const one_f = 1, zero_f = 0;
+  bool const integer = compute == CUBLAS_COMPUTE_32I;
+  double const us = median_time_us(
+      [&](cudaStream_t s) {
+        CUDIST_BENCH_CUBLAS(cublasSetStream(handle, s));
+        CUDIST_BENCH_CUBLAS(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, n, n,
+                                         integer ? static_cast<void const*>(&one_i) : &one_f, a, in, n,
+                                         a + count, in, n, integer ? static_cast<void const*>(&zero_i) : &zero_f,
+                                         c, out, n, compute, CUBLAS_GEMM_DEFAULT));
+      },
+      2, 5);
+  return double(count) * n / (us * 1e-6);
+}
+
 /// Operations per second of a kernel doing `ops_per_step` per chain step.
 template <class Launch>
 double issue_rate(Launch launch, double ops_per_step) {
@@ -139,6 +193,14 @@ Ceilings measure_ceilings() {
   c.dpx_s16x2_per_s = issue_rate(
       [&](cudaStream_t s) { dpx_s16x2_kernel<<<kIssueBlocks, kIssueThreads, 0, s>>>(7u, static_cast<unsigned*>(b)); }, 2);
   CUDIST_CUDA_TRY(cudaGetLastError());
+
+  cublasHandle_t handle = nullptr;
+  CUDIST_BENCH_CUBLAS(cublasCreate(&handle));
+  constexpr int kGemm = 8192;  // 2 x 256 MB of fp32 inputs, 256 MB of output: fits a and b
+  c.mma_int8_per_s = gemm_rate<std::int8_t>(handle, CUDA_R_8I, CUDA_R_32I, CUBLAS_COMPUTE_32I, a, b, kGemm);
+  c.mma_bf16_per_s = gemm_rate<__nv_bfloat16>(handle, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, a, b, kGemm);
+  c.mma_tf32_per_s = gemm_rate<float>(handle, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, a, b, kGemm);
+  cublasDestroy(handle);
   cudaFree(a);
   cudaFree(b);
   return c;

@@ -17,6 +17,9 @@ struct Ceilings {
   double popc_per_s = 0;          ///< 32-bit popc
   double dpx_s32_per_s = 0;       ///< __viaddmin_s32 updates
   double dpx_s16x2_per_s = 0;     ///< __viaddmin_s16x2 updates (2 per instruction)
+  double mma_int8_per_s = 0;      ///< int8 x int8 -> int32 multiply-adds, cuBLAS GEMM (tensor cores)
+  double mma_bf16_per_s = 0;      ///< bf16 x bf16 -> fp32 multiply-adds, cuBLAS GEMM
+  double mma_tf32_per_s = 0;      ///< tf32 multiply-adds (fp32 in and out), cuBLAS GEMM
   std::string device_name;
 };
 

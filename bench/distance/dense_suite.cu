@@ -1,4 +1,4 @@
-// Suite "dense": cases D1-D9 of BENCHMARKS.md, cdist / pdist on the GPU, each timed (median,
+// Suite "dense": cases D1-D9 (and D3u) of BENCHMARKS.md, cdist / pdist on the GPU, each timed (median,
 // cold L2), checked against the float64 reference on sampled rows, and put against its floor.
 #include <algorithm>
 #include <cmath>
@@ -15,7 +15,8 @@
 namespace cudist::bench {
 namespace {
 
-enum class Bound { kFma2, kFma1, kAddMin, kPopc };  // instructions per (i, j, k) and their pipe
+// Instructions per (i, j, k) and their pipe; kInt8Mma: one multiply-add at cuBLAS's int8 GEMM rate.
+enum class Bound { kFma2, kFma1, kAddMin, kPopc, kInt8Mma };
 
 struct DenseCase {
   char const* id;
@@ -25,6 +26,7 @@ struct DenseCase {
   bool condensed;  // pdist
   Bound bound;
   char const* note;
+  DType dtype = DType::kFloat32;  // uint8 for hamming_bits (packed bits) and D3u
 };
 
 double issue_floor_s(DenseCase const& c, Ceilings const& ceil) {
@@ -34,13 +36,14 @@ double issue_floor_s(DenseCase const& c, Ceilings const& ceil) {
     case Bound::kFma1: return pairs * c.d / ceil.fma_per_s;
     case Bound::kAddMin: return pairs * c.d / ceil.fmnmx_add_per_s;
     case Bound::kPopc: return pairs * (c.d / 4) / ceil.popc_per_s;
+    case Bound::kInt8Mma: return pairs * c.d / ceil.mma_int8_per_s;
   }
   return 0;
 }
 
 CaseResult run_case(DenseCase const& c, Options const& opt) {
   bool const bits = c.metric == Metric::kHammingBits;
-  DType const dtype = bits ? DType::kUInt8 : DType::kFloat32;
+  DType const dtype = c.dtype;
   HostInput const x = random_input(c.m, c.d, dtype, 1);
   HostInput const y = c.self ? x : random_input(c.n, c.d, dtype, 2);
   Array const xd = Array::copy_of(x.array, Device::cuda());
@@ -60,14 +63,18 @@ CaseResult run_case(DenseCase const& c, Options const& opt) {
   r.id = c.id;
   r.description = std::string(c.condensed ? "pdist " : "cdist ") + std::string(metric_name(c.metric)) +
                   " " + std::to_string(c.m) + "x" + std::to_string(c.condensed ? c.m : c.n) +
-                  " d=" + std::to_string(bits ? c.d * 8 : c.d) + (bits ? " bits" : " fp32");
+                  " d=" + std::to_string(bits ? c.d * 8 : c.d) +
+                  (bits ? " bits" : dtype == DType::kUInt8 ? " uint8" : " fp32");
   r.time_us = median_time_us(run, opt.warmup, opt.repeats);
   double const bytes = double(out.bytes()) + double(xd.bytes()) + (c.self ? 0.0 : double(yd.bytes()));
   double const bw_s = bytes / opt.ceilings.write_bytes_per_s;
   double const issue_s = issue_floor_s(c, opt.ceilings);
   r.floor_us = 1e6 * std::max(bw_s, issue_s);
-  r.floor_basis = bw_s > issue_s ? "write bandwidth" : (c.bound == Bound::kAddMin ? "FMNMX issue"
-                                                        : c.bound == Bound::kPopc ? "POPC issue" : "FP32 issue");
+  r.floor_basis = bw_s > issue_s                  ? "write bandwidth"
+                  : c.bound == Bound::kAddMin      ? "FMNMX issue"
+                  : c.bound == Bound::kPopc        ? "POPC issue"
+                  : c.bound == Bound::kInt8Mma     ? "int8 GEMM rate"
+                                                   : "FP32 issue";
   r.correct = c.condensed ? check_condensed_rows(out, x, c.metric) : check_rows(out, x, y, c.metric);
   r.note = c.note;
   return r;
@@ -79,6 +86,8 @@ std::vector<CaseResult> run_dense_suite(Options const& opt) {
       {"D1", 2048, 1024, 16, Metric::kEuclidean, false, false, Bound::kFma2, "8 MB output, L2-resident"},
       {"D2", 2048, 1024, 1, Metric::kEuclidean, false, false, Bound::kFma2, ""},
       {"D3", 4000 / s, 20000 / s, 128, Metric::kSqEuclidean, false, false, Bound::kFma2, "exact direct formula"},
+      {"D3u", 4000 / s, 20000 / s, 128, Metric::kSqEuclidean, false, false, Bound::kInt8Mma,
+       "uint8 rows, exact (int8 tensor cores)", DType::kUInt8},
       {"D4", 30336 / s, 30336 / s, 2, Metric::kEuclidean, true, false, Bound::kFma2, "self-distances, full matrix"},
       {"D4c", 30336 / s, 30336 / s, 2, Metric::kEuclidean, true, true, Bound::kFma2, "condensed upper triangle"},
       {"D5", 10000 / s, 10000 / s, 3, Metric::kEuclidean, false, false, Bound::kFma2, ""},
@@ -86,7 +95,7 @@ std::vector<CaseResult> run_dense_suite(Options const& opt) {
       {"D7", 10000 / s, 10000 / s, 128, Metric::kChebyshev, false, false, Bound::kAddMin, ""},
       {"D8", 10000 / s, 10000 / s, 512, Metric::kCosine, false, false, Bound::kFma1, "exact fp32"},
       {"D9", 100000 / (s * s), 100000 / (s * s), 32, Metric::kHammingBits, false, false, Bound::kPopc,
-       "256-bit ORB-like rows"},
+       "256-bit ORB-like rows", DType::kUInt8},
   };
   std::vector<CaseResult> results;
   for (auto const& c : cases) results.push_back(run_case(c, opt));

@@ -55,6 +55,14 @@ def dense_cases():
     us = median_us(lambda: torch.cdist(x, y) ** 2)
     out.append({"id": "D3", "peer": "torch.cdist**2", "peer_us": us,
                 "note": f"matmul path; max err {max_error(torch.cdist(x, y), x, y, 2.0):.2e}"})
+    g = torch.Generator(device="cuda").manual_seed(3)
+    xu = torch.randint(0, 256, (4000, 128), dtype=torch.uint8, device="cuda", generator=g)
+    yu = torch.randint(0, 256, (20000, 128), dtype=torch.uint8, device="cuda", generator=g)
+    d3u = lambda: torch.cdist(xu.float(), yu.float(), compute_mode="use_mm_for_euclid_dist") ** 2  # noqa: E731
+    exact = torch.cdist(xu[[0, 1999, 3999]].double(), yu.double()) ** 2
+    err = (d3u()[[0, 1999, 3999]].double() - exact).abs().max().item()
+    out.append({"id": "D3u", "peer": "torch.cdist**2", "peer_us": median_us(d3u),
+                "note": f"float32 copies of the uint8 rows, matmul path; max err {err:.2e} (exact: 0)"})
     x = rand(30336, 2, 1)
     us = median_us(lambda: torch.cdist(x, x))
     self_err = torch.cdist(x, x).diagonal().abs().max().item()

@@ -65,10 +65,13 @@ void run_bench(BenchArgs const& a) {
   doc["ceilings"] = {{"write_bytes_per_s", c.write_bytes_per_s}, {"copy_bytes_per_s", c.copy_bytes_per_s},
                      {"fma_per_s", c.fma_per_s}, {"fmnmx_add_per_s", c.fmnmx_add_per_s},
                      {"popc_per_s", c.popc_per_s}, {"dpx_s32_per_s", c.dpx_s32_per_s},
-                     {"dpx_s16x2_per_s", c.dpx_s16x2_per_s}};
-  std::printf("device: %s; write %.2f TB/s, copy %.2f TB/s, FFMA %.1f T/s, add+min %.1f T/s, POPC %.2f T/s\n",
+                     {"dpx_s16x2_per_s", c.dpx_s16x2_per_s}, {"mma_int8_per_s", c.mma_int8_per_s},
+                     {"mma_bf16_per_s", c.mma_bf16_per_s}, {"mma_tf32_per_s", c.mma_tf32_per_s}};
+  std::printf("device: %s; write %.2f TB/s, copy %.2f TB/s, FFMA %.1f T/s, add+min %.1f T/s, POPC %.2f T/s;"
+              " GEMM multiply-adds: int8 %.0f T/s, bf16 %.0f T/s, tf32 %.0f T/s\n",
               doc["device"].get<std::string>().c_str(), c.write_bytes_per_s / 1e12, c.copy_bytes_per_s / 1e12,
-              c.fma_per_s / 1e12, c.fmnmx_add_per_s / 1e12, c.popc_per_s / 1e12);
+              c.fma_per_s / 1e12, c.fmnmx_add_per_s / 1e12, c.popc_per_s / 1e12, c.mma_int8_per_s / 1e12,
+              c.mma_bf16_per_s / 1e12, c.mma_tf32_per_s / 1e12);
   std::printf("%-4s %-46s %10s %10s %7s  %-16s %-10s %10s %7s\n", "id", "case", "ours us", "floor us", "floor%",
               "floor basis", "peer", "peer us", "peer/us");
   nlohmann::json cases = nlohmann::json::array();

@@ -24,6 +24,9 @@ void run_info(bool measure) {
   std::printf("  POPC (32-bit)          %8.2f T/s\n", c.popc_per_s / 1e12);
   std::printf("  DPX viaddmin s32       %8.2f T/s\n", c.dpx_s32_per_s / 1e12);
   std::printf("  DPX viaddmin s16x2     %8.2f T updates/s\n", c.dpx_s16x2_per_s / 1e12);
+  std::printf("  int8 tensor cores      %8.1f T multiply-adds/s (cuBLAS GEMM)\n", c.mma_int8_per_s / 1e12);
+  std::printf("  bf16 tensor cores      %8.1f T multiply-adds/s (cuBLAS GEMM)\n", c.mma_bf16_per_s / 1e12);
+  std::printf("  tf32 tensor cores      %8.1f T multiply-adds/s (cuBLAS GEMM)\n", c.mma_tf32_per_s / 1e12);
 }
 
 }  // namespace
