@@ -80,6 +80,27 @@ TEST(PairwiseUint8, WordRowsGiveTheSimtBitsAndTheReferenceValues) {
   }
 }
 
+// Enough row tiles that each GPU block walks several column tiles (about 8 blocks per SM are
+// launched: 33 row tiles x 70 column tiles gives runs of 3), pipelining the next y tile while it
+// stores the current one; the last run of a row is short, and condensed rows start mid-run.
+TEST(PairwiseUint8, BlocksWalkingRunsOfTilesGiveTheSimtBits) {
+  CUDIST_REQUIRE_BACKEND();
+  if (!test::backend_device().is_cuda()) GTEST_SKIP() << "the GPU's tile runs";
+  Shape const s{4205, 8903, 36};
+  for (Metric metric : kMetrics) {
+    SCOPED_TRACE(label(metric, s));
+    TestMatrix const x = data(s.m, s, metric, 51), y = data(s.n, s, metric, 52);
+    Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+    Array xu, yu;
+    ConstMatrixView const xs = unaligned(x, xu), ys = unaligned(y, yu);
+    Resources const res = test::backend_resources();
+    EXPECT_TRUE(test::identical(cdist(res, xb, yb, metric), cdist(res, xs, ys, metric)));
+    if (metric != Metric::kInnerProduct) {
+      EXPECT_TRUE(test::identical(pdist(res, xb, metric), pdist(res, xs, metric)));
+    }
+  }
+}
+
 TEST(PairwiseUint8, SelfDistancesAndCondensedOutput) {
   CUDIST_REQUIRE_BACKEND();
   for (Shape const s : {Shape{257, 257, 128}, Shape{130, 130, 36}, Shape{3, 3, 260}}) {

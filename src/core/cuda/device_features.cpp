@@ -40,6 +40,8 @@ std::size_t max_block_shared_memory() {
   return static_cast<std::size_t>(current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
 }
 
+int multiprocessors() { return current_device_attribute(cudaDevAttrMultiProcessorCount); }
+
 bool kernel_image_has_sm80(void const* kernel) {
   if (force_portable()) return false;
   cudaFuncAttributes attributes{};

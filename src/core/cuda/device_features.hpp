@@ -19,6 +19,9 @@ bool device_has_dpx();
 /// 163 KB, sm_86 / sm_89 / sm_120 99 KB, Turing 64 KB); Turing's 64 KB when forced portable.
 std::size_t max_block_shared_memory();
 
+/// Streaming multiprocessors of the current device.
+int multiprocessors();
+
 /// The machine code the runtime loads for `kernel` (a __global__ function) on the current device
 /// was built for sm_80 or later, PTX and SASS both: the int8 tensor-core paths (mma.sync,
 /// cp.async, ldmatrix), whose images for older GPUs hold a trap instead. False when forced portable.

@@ -78,10 +78,8 @@ struct GridPlan {
 
 GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, cudaStream_t stream) {
   constexpr int kRows = WorkGrid::kTileRows;
-  int sms = 0, device = 0;
-  CUDIST_CUDA_TRY(cudaGetDevice(&device));
-  CUDIST_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  std::int64_t const slots = static_cast<std::int64_t>(sms) * (block_smem <= kTwoBlocksSmem ? 2 : 1);
+  std::int64_t const slots =
+      static_cast<std::int64_t>(cudist::detail::cuda::multiprocessors()) * (block_smem <= kTwoBlocksSmem ? 2 : 1);
 
   GridPlan g;
   bool const batch = p.problems() > 1;
