@@ -307,9 +307,44 @@ struct PairwiseTileKernel {
     }
   }
 
+  /// A tile wholly inside a full output and off its diagonal (most tiles of a large output): no
+  /// per-entry bounds, layout or diagonal test, one address per row, 16-byte streaming stores.
+  /// The general path's per-entry tests made write-bound cases issue-bound (docs/tuning.md).
+  __device__ static void store_interior_tile(Params const& p, Acc const (&acc)[kTM][kTN], std::int64_t row0,
+                                             std::int64_t col0, int tx, int ty) {
+    std::uint64_t inexact = 0;
+    Out* const tile_out = p.out + (row0 - p.row_begin) * p.ldo + col0;
+#pragma unroll
+    for (int i = 0; i < kTM; ++i) {
+      std::int64_t const row = row0 + fragment_offset(ty, i);
+      Out* const row_out = tile_out + fragment_offset(ty, i) * p.ldo;
+#pragma unroll
+      for (int half = 0; half < kTN / 4; ++half) {
+        std::int64_t const c0 = col0 + fragment_offset(tx, 4 * half);
+        Out v[4];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          v[j] = finish_in_tile(p, acc[i][4 * half + j], row, c0 + j);
+          if constexpr (Op::kRecomputes) {
+            inexact |= static_cast<std::uint64_t>(Op::inexact(acc[i][4 * half + j])) << (8 * i + 4 * half + j);
+          }
+        }
+        store4_streaming(row_out + fragment_offset(tx, 4 * half), v);
+      }
+    }
+    if constexpr (Op::kRecomputes) {
+      if (inexact != 0) rewrite_inexact(p, inexact, row0, col0, tx, ty);
+    }
+  }
+
   __device__ static void store_tile(Params const& p, Acc const (&acc)[kTM][kTN], std::int64_t row0,
                                     std::int64_t col0, int tx, int ty) {
     static_assert(!Op::kRecomputes || (kTM <= 8 && kTN <= 8), "bit 8 i + j per entry of the thread's tile");
+    bool const on_diagonal = p.zero_diagonal && row0 < col0 + kBN && col0 < row0 + kBM;
+    if (p.layout == OutputLayout::kFull && p.out_vec && row0 + kBM <= p.row_end && col0 + kBN <= p.n &&
+        !on_diagonal) {
+      return store_interior_tile(p, acc, row0, col0, tx, ty);
+    }
     std::uint64_t inexact = 0;
 #pragma unroll
     for (int i = 0; i < kTM; ++i) {
