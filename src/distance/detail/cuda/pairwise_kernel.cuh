@@ -307,17 +307,20 @@ struct PairwiseTileKernel {
     }
   }
 
-  /// A tile wholly inside a full output and off its diagonal (most tiles of a large output): no
-  /// per-entry bounds, layout or diagonal test, one address per row, 16-byte streaming stores.
-  /// The general path's per-entry tests made write-bound cases issue-bound (docs/tuning.md).
+  /// A tile wholly inside the output and off its diagonal (most tiles of a large output): no
+  /// per-entry bounds, layout or diagonal test, one address per row; full rows take 16-byte
+  /// streaming stores, condensed rows (tiles wholly above the diagonal: every col > row) four
+  /// consecutive words, whose alignment varies by row. The general path's per-entry tests made
+  /// write-bound cases issue-bound (docs/tuning.md).
+  template <bool kCondensed>
   __device__ static void store_interior_tile(Params const& p, Acc const (&acc)[kTM][kTN], std::int64_t row0,
                                              std::int64_t col0, int tx, int ty) {
     std::uint64_t inexact = 0;
-    Out* const tile_out = p.out + (row0 - p.row_begin) * p.ldo + col0;
 #pragma unroll
     for (int i = 0; i < kTM; ++i) {
       std::int64_t const row = row0 + fragment_offset(ty, i);
-      Out* const row_out = tile_out + fragment_offset(ty, i) * p.ldo;
+      Out* const row_out = kCondensed ? p.out + (p.m * row - row * (row + 1) / 2 - row - 1 - p.out_first) + col0
+                                      : p.out + (row - p.row_begin) * p.ldo + col0;
 #pragma unroll
       for (int half = 0; half < kTN / 4; ++half) {
         std::int64_t const c0 = col0 + fragment_offset(tx, 4 * half);
@@ -329,7 +332,13 @@ struct PairwiseTileKernel {
             inexact |= static_cast<std::uint64_t>(Op::inexact(acc[i][4 * half + j])) << (8 * i + 4 * half + j);
           }
         }
-        store4_streaming(row_out + fragment_offset(tx, 4 * half), v);
+        Out* const at = row_out + fragment_offset(tx, 4 * half);
+        if constexpr (kCondensed) {
+#pragma unroll
+          for (int j = 0; j < 4; ++j) __stcs(at + j, v[j]);
+        } else {
+          store4_streaming(at, v);
+        }
       }
     }
     if constexpr (Op::kRecomputes) {
@@ -340,10 +349,13 @@ struct PairwiseTileKernel {
   __device__ static void store_tile(Params const& p, Acc const (&acc)[kTM][kTN], std::int64_t row0,
                                     std::int64_t col0, int tx, int ty) {
     static_assert(!Op::kRecomputes || (kTM <= 8 && kTN <= 8), "bit 8 i + j per entry of the thread's tile");
-    bool const on_diagonal = p.zero_diagonal && row0 < col0 + kBN && col0 < row0 + kBM;
-    if (p.layout == OutputLayout::kFull && p.out_vec && row0 + kBM <= p.row_end && col0 + kBN <= p.n &&
-        !on_diagonal) {
-      return store_interior_tile(p, acc, row0, col0, tx, ty);
+    bool const inside = row0 + kBM <= p.row_end && col0 + kBN <= p.n;
+    if (inside && p.layout == OutputLayout::kFull && p.out_vec &&
+        !(p.zero_diagonal && row0 < col0 + kBN && col0 < row0 + kBM)) {
+      return store_interior_tile<false>(p, acc, row0, col0, tx, ty);
+    }
+    if (inside && p.layout == OutputLayout::kCondensed && col0 >= row0 + kBM) {
+      return store_interior_tile<true>(p, acc, row0, col0, tx, ty);
     }
     std::uint64_t inexact = 0;
 #pragma unroll
