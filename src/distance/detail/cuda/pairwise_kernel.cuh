@@ -307,6 +307,27 @@ struct PairwiseTileKernel {
     }
   }
 
+  /// The finished values of acc[i][4 half .. 4 half + 3], entries (row, c0 .. c0 + 3), and their
+  /// bits in the mask of inexact entries. kEdge: the tile may reach past column n - 1 (those
+  /// entries are not finished: finish() may read per-column data such as cosine's y norms) and
+  /// may hold the diagonal of a self-distance (exact 0 there).
+  template <bool kEdge>
+  __device__ static void finish_four(Params const& p, Acc const (&acc)[kTM][kTN], int i, int half,
+                                     std::int64_t row, std::int64_t c0, Out (&v)[4], std::uint64_t& inexact) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      std::int64_t const col = c0 + j;
+      bool const live = !kEdge || col < p.n;
+      v[j] = live ? finish_in_tile(p, acc[i][4 * half + j], row, col) : Out(0);
+      if constexpr (kEdge) {
+        if (p.zero_diagonal && row == col && isfinite(static_cast<double>(v[j]))) v[j] = Out(0);
+      }
+      if constexpr (Op::kRecomputes) {
+        inexact |= static_cast<std::uint64_t>(live && Op::inexact(acc[i][4 * half + j])) << (8 * i + 4 * half + j);
+      }
+    }
+  }
+
   /// A tile wholly inside the output and off its diagonal (most tiles of a large output): no
   /// per-entry bounds, layout or diagonal test, one address per row; full rows take 16-byte
   /// streaming stores, condensed rows (tiles wholly above the diagonal: every col > row) four
@@ -325,13 +346,7 @@ struct PairwiseTileKernel {
       for (int half = 0; half < kTN / 4; ++half) {
         std::int64_t const c0 = col0 + fragment_offset(tx, 4 * half);
         Out v[4];
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          v[j] = finish_in_tile(p, acc[i][4 * half + j], row, c0 + j);
-          if constexpr (Op::kRecomputes) {
-            inexact |= static_cast<std::uint64_t>(Op::inexact(acc[i][4 * half + j])) << (8 * i + 4 * half + j);
-          }
-        }
+        finish_four<false>(p, acc, i, half, row, c0, v, inexact);
         Out* const at = row_out + fragment_offset(tx, 4 * half);
         if constexpr (kCondensed) {
 #pragma unroll
@@ -366,17 +381,7 @@ struct PairwiseTileKernel {
       for (int half = 0; half < kTN / 4; ++half) {
         std::int64_t const c0 = col0 + fragment_offset(tx, 4 * half);
         Out v[4];
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          std::int64_t const col = c0 + j;
-          // finish() may read per-column data (cosine's y norms): never past column n - 1.
-          v[j] = col < p.n ? finish_in_tile(p, acc[i][4 * half + j], row, col) : Out(0);
-          if (p.zero_diagonal && row == col && isfinite(static_cast<double>(v[j]))) v[j] = Out(0);
-          if constexpr (Op::kRecomputes) {
-            inexact |= static_cast<std::uint64_t>(col < p.n && Op::inexact(acc[i][4 * half + j]))
-                       << (8 * i + 4 * half + j);
-          }
-        }
+        finish_four<true>(p, acc, i, half, row, c0, v, inexact);
         if (p.layout == OutputLayout::kCondensed) {
           std::int64_t const base = p.m * row - row * (row + 1) / 2 - row - 1 - p.out_first;  // + col
 #pragma unroll
