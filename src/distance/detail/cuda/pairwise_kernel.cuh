@@ -329,35 +329,90 @@ struct PairwiseTileKernel {
   }
 
   /// A tile wholly inside the output and off its diagonal (most tiles of a large output): no
-  /// per-entry bounds, layout or diagonal test, one address per row; full rows take 16-byte
-  /// streaming stores, condensed rows (tiles wholly above the diagonal: every col > row) four
-  /// consecutive words, whose alignment varies by row. The general path's per-entry tests made
+  /// per-entry bounds, layout or diagonal test, one address per row, 16-byte streaming stores:
+  /// each thread's own four entries for full rows; for condensed rows (tiles wholly above the
+  /// diagonal: every col > row), whose segments start at any word, the half-warp's entries shifted
+  /// to the 16-byte grid (store_condensed_segment). The general path's per-entry tests made
   /// write-bound cases issue-bound (docs/tuning.md).
   template <bool kCondensed>
   __device__ static void store_interior_tile(Params const& p, Acc const (&acc)[kTM][kTN], std::int64_t row0,
                                              std::int64_t col0, int tx, int ty) {
+    constexpr bool kShifted = kCondensed && sizeof(Out) == 4;  // float rows: shifted 16-byte stores
     std::uint64_t inexact = 0;
 #pragma unroll
     for (int i = 0; i < kTM; ++i) {
       std::int64_t const row = row0 + fragment_offset(ty, i);
       Out* const row_out = kCondensed ? p.out + (p.m * row - row * (row + 1) / 2 - row - 1 - p.out_first) + col0
                                       : p.out + (row - p.row_begin) * p.ldo + col0;
+      Out v[kTN / 4][4];
 #pragma unroll
       for (int half = 0; half < kTN / 4; ++half) {
-        std::int64_t const c0 = col0 + fragment_offset(tx, 4 * half);
-        Out v[4];
-        finish_four<false>(p, acc, i, half, row, c0, v, inexact);
+        finish_four<false>(p, acc, i, half, row, col0 + fragment_offset(tx, 4 * half), v[half], inexact);
         Out* const at = row_out + fragment_offset(tx, 4 * half);
-        if constexpr (kCondensed) {
+        if constexpr (!kCondensed) {
+          store4_streaming(at, v[half]);
+        } else if constexpr (!kShifted) {
 #pragma unroll
-          for (int j = 0; j < 4; ++j) __stcs(at + j, v[j]);
-        } else {
-          store4_streaming(at, v);
+          for (int j = 0; j < 4; ++j) __stcs(at + j, v[half][j]);
         }
       }
+      if constexpr (kShifted) store_condensed_segment(row_out, v, tx);
     }
     if constexpr (Op::kRecomputes) {
+      // Shifted stores write entries of the neighbouring lane: its stores come first.
+      if constexpr (kShifted) __syncwarp();
       if (inexact != 0) rewrite_inexact(p, inexact, row0, col0, tx, ty);
+    }
+  }
+
+  /// One condensed row segment of the tile, kBN floats from `segment` on (any word alignment),
+  /// held by a half-warp as chunks of four (chunk 16 half + tx in thread tx), in 16-byte stores.
+  /// With the segment r words past a 16-byte boundary, aligned chunk q holds the last r entries
+  /// of chunk q - 1 and the first 4 - r of chunk q: each lane takes its predecessor's chunk by a
+  /// shuffle and stores aligned chunk q; the 4 - r entries before the first boundary and the r
+  /// after the last go as single words.
+  __device__ static void store_condensed_segment(Out* segment, Out const (&v)[kTN / 4][4], int tx) {
+    constexpr int kHalves = kTN / 4, kChunks = 16 * kHalves;
+    Out prev[kHalves][4];  // the chunk before each of this lane's chunks (all shuffles first)
+#pragma unroll
+    for (int h = 0; h < kHalves; ++h)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        Out const up = __shfl_up_sync(0xffffffffu, v[h][e], 1, 16);
+        prev[h][e] = up;
+        if (h > 0) {
+          Out const last = __shfl_sync(0xffffffffu, v[h - 1][e], 15, 16);
+          prev[h][e] = tx == 0 ? last : up;
+        }
+      }
+    int const r = static_cast<int>(reinterpret_cast<std::uintptr_t>(segment) / sizeof(Out) % 4);
+#pragma unroll
+    for (int h = 0; h < kHalves; ++h) {
+      int const q = 16 * h + tx;
+      if (r == 0) {
+        store4_streaming(segment + 4 * q, v[h]);
+        continue;
+      }
+      if (q == 0) {  // the head: entries 0 .. 3 - r
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          if (e < 4 - r) __stcs(segment + e, v[h][e]);
+      } else {  // entries 4 q - r .. 4 q - r + 3: entries 4 - r .. 7 - r of (prev, v)
+        Out c[8], w[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          c[e] = prev[h][e];
+          c[4 + e] = v[h][e];
+        }
+#pragma unroll
+        for (int j = 0; j < 4; ++j) w[j] = r == 1 ? c[3 + j] : r == 2 ? c[2 + j] : c[1 + j];
+        store4_streaming(segment - r + 4 * q, w);
+      }
+      if (q == kChunks - 1) {  // the tail: entries kBN - r .. kBN - 1
+#pragma unroll
+        for (int e = 1; e < 4; ++e)
+          if (e >= 4 - r) __stcs(segment + 4 * q + e, v[h][e]);
+      }
     }
   }
 
