@@ -12,20 +12,16 @@
 #include "common/dense_check.hpp"
 #include "common/suite.hpp"
 #include "cudist/distance/pairwise.hpp"
+#include "distance/detail/cpu/micro_kernel.hpp"
 
 namespace cudist::bench {
 namespace {
 
-// The width the CPU backend's micro-kernel computes in (cpu/micro_kernel.hpp, kVectorBytes): on
-// a CPU with AVX-512 one zmm, which issues about twice the lane-FMAs of a ymm (measured on the
-// 2-core dev box: 130.8 against 70.7 G/s per core), so an AVX2 floor would be half too slow.
-#if defined(__AVX512F__)
-using Lanes = float __attribute__((vector_size(64)));
-constexpr char const* kLaneName = "AVX-512";
-#else
-using Lanes = float __attribute__((vector_size(32)));
-constexpr char const* kLaneName = "AVX2";
-#endif
+// The width the CPU backend's micro-kernel computes in: on a CPU with AVX-512 one zmm, which
+// issues about twice the lane-FMAs of a ymm (measured on the 2-core dev box: 130.8 against 70.7
+// G/s per core), so a floor at the AVX2 rate would be half too slow.
+using Lanes = cudist::detail::cpu::LanesOf<float>::type;
+constexpr char const* kLaneName = cudist::detail::cpu::kVectorBytes == 64 ? "AVX-512" : "AVX2";
 
 /// FP32 multiply-add lane operations per second over all OpenMP threads.
 double cpu_fma_rate() {

@@ -34,9 +34,7 @@ void request_interrupt() noexcept {
   store_kernel_word(request_count.fetch_add(1, std::memory_order_relaxed) + 1);
 }
 
-void clear_interrupt() noexcept {
-  interrupt_flag.store(false, std::memory_order_relaxed);
-}
+void clear_interrupt() noexcept { interrupt_flag.store(false, std::memory_order_relaxed); }
 
 bool interrupt_requested() noexcept { return interrupt_flag.load(std::memory_order_relaxed); }
 

@@ -59,4 +59,11 @@ __device__ inline bool interrupt_seen(InterruptPoll const& poll) {
   return *static_cast<unsigned long long volatile*>(&relay::seen) > poll.since;
 }
 
+/// The block's poll: thread 0 reads (interrupt_seen) and the block votes, so that every thread
+/// leaves together; false at once without a word. Every thread of the block calls it.
+__device__ inline bool block_interrupted(InterruptPoll const& poll) {
+  if (poll.word == nullptr) return false;
+  return __syncthreads_or(threadIdx.x == 0 && interrupt_seen(poll));
+}
+
 }  // namespace cudist::detail::cuda

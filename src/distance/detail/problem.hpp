@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "core/detail/host_device.hpp"
 #include "cudist/core/matrix_view.hpp"
 
 namespace cudist::detail {
@@ -58,7 +59,7 @@ struct PairwiseProblem {
 
 /// Index in scipy's condensed order of the first entry of row `row` (pairs (row, row + 1 ..)) of
 /// n points: n*row - row*(row+1)/2.
-inline std::int64_t condensed_row_start(std::int64_t n, std::int64_t row) {
+CUDIST_HD std::int64_t condensed_row_start(std::int64_t n, std::int64_t row) {
   return n * row - row * (row + 1) / 2;
 }
 

@@ -28,8 +28,12 @@ struct PackedU8SqL2Op : ops::OpBase<std::uint32_t, std::uint32_t> {
 #endif
   }
   static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
+  /// |x|^2 + |y|^2 - 2 x.y: the exact sum of squared differences (see the file comment).
+  static CUDIST_HD std::uint32_t expanded(std::uint32_t x_row_sq, std::uint32_t y_row_sq, Acc dot) {
+    return x_row_sq + y_row_sq - 2u * dot;
+  }
   CUDIST_HD std::uint32_t finish(Acc dot, std::int64_t i, std::int64_t j) const {
-    return x_sq[i] + y_sq[j] - 2u * dot;
+    return expanded(x_sq[i], y_sq[j], dot);
   }
 };
 

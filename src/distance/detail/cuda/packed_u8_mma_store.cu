@@ -66,15 +66,14 @@ struct PackedU8MmaStoreKernel {
     // Condensed: tiles wholly at or below the diagonal hold nothing (col0 + kTile <= row0 + 1).
     if (o.layout == OutputLayout::kCondensed) first = max(first, (row0 + 1) / kTile);
     if (first >= last) return;
-    // One thread polls; the whole block leaves together. The host throws after the launch.
-    if (o.interrupt.word != nullptr && __syncthreads_or(threadIdx.x == 0 && interrupt_seen(o.interrupt))) return;
+    if (block_interrupted(o.interrupt)) return;  // the host throws after the launch
     int const tid = static_cast<int>(threadIdx.x), tx = tid % 16, ty = tid / 16;
     Engine::start(p.tile, s, row0, first * kTile);
     for (std::int64_t t = first; t < last; ++t) {
       std::int64_t const col0 = t * kTile;
       std::uint32_t acc[Store::kTM][Store::kTN];
       Engine::compute_tile(p.tile, s, row0, col0, t + 1 < last, acc);
-      if (p.x_sq != nullptr) {  // |x|^2 + |y|^2 - 2 x.y: the exact sum (32-bit wrap-around included)
+      if (p.x_sq != nullptr) {  // the exact sums of squared differences
         std::uint32_t x_sq[Store::kTM];  // loaded per tile (L1): kept across tiles they spilled
 #pragma unroll
         for (int i = 0; i < Store::kTM; ++i) x_sq[i] = p.x_sq[min(row0 + Store::fragment_offset(ty, i), o.m - 1)];
@@ -82,7 +81,7 @@ struct PackedU8MmaStoreKernel {
         for (int j = 0; j < Store::kTN; ++j) {
           std::uint32_t const y_sq = p.y_sq[min(col0 + Store::fragment_offset(tx, j), o.n - 1)];
 #pragma unroll
-          for (int i = 0; i < Store::kTM; ++i) acc[i][j] = x_sq[i] + y_sq - 2u * acc[i][j];
+          for (int i = 0; i < Store::kTM; ++i) acc[i][j] = PackedU8SqL2Op::expanded(x_sq[i], y_sq, acc[i][j]);
         }
       }
       Store::store_tile(o, acc, row0, col0, tx, ty);

@@ -6,10 +6,11 @@
 // cdist / pdist (packed_u8_mma_store.cu), their epilogues unchanged.
 //
 // Layout. The consumers need thread (tx, ty) to hold rows fragment(ty, i) and columns
-// fragment(tx, j) (fused_select_kernel.cuh; the store's fragment_offset is the same). A warp w owns the 16 rows of ty = 2w, 2w + 1 over all
-// 128 columns in both layouts, so warp w computes exactly its rows: its MMA row r is the engine's
-// row fragment(2w + r / 8, r % 8). The MMA's accumulator layout (lanes of one row share columns)
-// cannot be the engine's, so the warp computes the columns in four passes: pass p covers columns
+// fragment(tx, j) (fused_select_kernel.cuh; the store's fragment_offset is the same). A warp w
+// owns the 16 rows of ty = 2w, 2w + 1 over all 128 columns in both layouts, so warp w computes
+// exactly its rows: its MMA row r is the engine's row fragment(2w + r / 8, r % 8). The MMA's
+// accumulator layout (lanes of one row share columns) cannot be the engine's, so the warp
+// computes the columns in four passes: pass p covers columns
 // fragment(tx, 2p) and fragment(tx, 2p + 1) of every tx (its MMA column 2 tx + e is the engine's
 // column fragment(tx, 2p + e)), and its 16 x 32 results go through a per-warp shared buffer into
 // acc[i][2p], acc[i][2p + 1]. Both tiles are stored in shared memory in this MMA order, so every

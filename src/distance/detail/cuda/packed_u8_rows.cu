@@ -43,8 +43,8 @@ Array byte_squares(ConstMatrixView words, void* stream) {
   return sq;
 }
 
-std::pair<void const*, void const*> row_squares(ConstMatrixView x_words, ConstMatrixView y_words, std::vector<Array>& keep,
-                                    void* stream) {
+std::pair<void const*, void const*> row_squares(ConstMatrixView x_words, ConstMatrixView y_words,
+                                                std::vector<Array>& keep, void* stream) {
   keep.push_back(byte_squares(x_words, stream));
   void const* const x_sq = keep.back().data();
   if (y_words.data == x_words.data && y_words.rows == x_words.rows && y_words.stride == x_words.stride) {

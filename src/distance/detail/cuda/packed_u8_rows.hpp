@@ -24,7 +24,7 @@ Array byte_squares(ConstMatrixView words, void* stream);
 
 /// The row squares (byte_squares) of x and of y, word views, kept alive in `keep`: y's are x's
 /// when y is x.
-std::pair<void const*, void const*> row_squares(ConstMatrixView x_words, ConstMatrixView y_words, std::vector<Array>& keep,
-                                    void* stream);
+std::pair<void const*, void const*> row_squares(ConstMatrixView x_words, ConstMatrixView y_words,
+                                                std::vector<Array>& keep, void* stream);
 
 }  // namespace cudist::detail::cuda

@@ -264,8 +264,7 @@ struct PairwiseTileKernel {
 
   /// The store consumer: one tile per block, written full or condensed.
   __device__ void operator()(Params const& p, SharedStorage& s) const {
-    // One thread polls; the whole block leaves together. The host throws after the launch.
-    if (p.interrupt.word != nullptr && __syncthreads_or(threadIdx.x == 0 && interrupt_seen(p.interrupt))) return;
+    if (block_interrupted(p.interrupt)) return;  // the host throws after the launch
     std::int64_t const row0 = p.row_begin + static_cast<std::int64_t>(blockIdx.y) * kBM;
     std::int64_t const col0 = static_cast<std::int64_t>(blockIdx.x) * kBN;
     if (p.layout == OutputLayout::kCondensed && col0 + kBN <= row0 + 1) return;  // below diagonal
@@ -283,11 +282,16 @@ struct PairwiseTileKernel {
     }
   }
 
+  /// Index in the window's condensed output of entry (row, col), col > row.
+  __device__ static std::int64_t condensed_index(Params const& p, std::int64_t row, std::int64_t col) {
+    return condensed_row_start(p.m, row) + col - row - 1 - p.out_first;
+  }
+
   /// Writes one value where the layout puts (row, col) of the window; row < row_end, col < n.
   __device__ static void store_value(Params const& p, std::int64_t row, std::int64_t col, Out v) {
     if (p.zero_diagonal && row == col && isfinite(static_cast<double>(v))) v = Out(0);
     if (p.layout == OutputLayout::kCondensed) {
-      if (col > row) p.out[p.m * row - row * (row + 1) / 2 + col - row - 1 - p.out_first] = v;
+      if (col > row) p.out[condensed_index(p, row, col)] = v;
     } else {
       p.out[(row - p.row_begin) * p.ldo + col] = v;
     }
@@ -342,8 +346,8 @@ struct PairwiseTileKernel {
 #pragma unroll
     for (int i = 0; i < kTM; ++i) {
       std::int64_t const row = row0 + fragment_offset(ty, i);
-      Out* const row_out = kCondensed ? p.out + (p.m * row - row * (row + 1) / 2 - row - 1 - p.out_first) + col0
-                                      : p.out + (row - p.row_begin) * p.ldo + col0;
+      Out* const row_out =
+          kCondensed ? p.out + condensed_index(p, row, col0) : p.out + (row - p.row_begin) * p.ldo + col0;
       Out v[kTN / 4][4];
 #pragma unroll
       for (int half = 0; half < kTN / 4; ++half) {
@@ -438,10 +442,9 @@ struct PairwiseTileKernel {
         Out v[4];
         finish_four<true>(p, acc, i, half, row, c0, v, inexact);
         if (p.layout == OutputLayout::kCondensed) {
-          std::int64_t const base = p.m * row - row * (row + 1) / 2 - row - 1 - p.out_first;  // + col
 #pragma unroll
           for (int j = 0; j < 4; ++j)
-            if (c0 + j > row && c0 + j < p.n) p.out[base + c0 + j] = v[j];
+            if (c0 + j > row && c0 + j < p.n) p.out[condensed_index(p, row, c0 + j)] = v[j];
         } else if (p.out_vec && c0 + 4 <= p.n) {
           store4_streaming(p.out + (row - p.row_begin) * p.ldo + c0, v);
         } else {

@@ -129,9 +129,7 @@ struct FusedSelectKernel {
       if constexpr (sizeof(Entry) == sizeof(unsigned long long)) {
         if (p.column_best != nullptr) update_column_best(p.column_best, keys, w, at);
       }
-      // One thread reads the word and the block votes, so that every thread leaves together.
-      if (p.interrupt.word != nullptr && ++tiles % kPollTiles == 0 &&
-          __syncthreads_or(tid == 0 && cudist::detail::cuda::interrupt_seen(p.interrupt))) {
+      if (++tiles % kPollTiles == 0 && cudist::detail::cuda::block_interrupted(p.interrupt)) {
         if constexpr (kPipelined) Engine::wait_async_copies();  // the next tile's copy is in flight
         break;  // the host throws Interrupted after the launch
       }

@@ -55,11 +55,7 @@ struct SemiringProductKernel {
 
   __device__ void operator()(Params const& p, SharedStorage& s) const {
     if (p.guard != nullptr && *p.guard != p.run_when) return;  // the other launch computes it
-    // One thread polls; the whole block leaves together. The host throws after the launch.
-    if (p.main.interrupt.word != nullptr &&
-        __syncthreads_or(threadIdx.x == 0 && interrupt_seen(p.main.interrupt))) {
-      return;
-    }
+    if (block_interrupted(p.main.interrupt)) return;  // the host throws after the launch
     std::int64_t const row0 = static_cast<std::int64_t>(blockIdx.y) * kBM;
     std::int64_t const col0 = static_cast<std::int64_t>(blockIdx.x) * kBN;
     Acc acc[Engine::kTM][Engine::kTN];
