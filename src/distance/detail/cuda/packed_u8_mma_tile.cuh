@@ -24,6 +24,7 @@
 
 #include <cstdint>
 
+#include "distance/detail/cuda/mma_sync.cuh"
 #include "distance/detail/cuda/packed_u8_l2.cuh"
 
 namespace cudist::detail::cuda {
@@ -69,13 +70,11 @@ struct PackedU8MmaTileKernel {
     alignas(16) std::uint32_t exchange[kThreads / 32][16][kExchangeStride];
   };
 
-  /// Shared row of the tile's row t (0..127) of x: warp w = ty / 2 of the engine's ty, MMA row
-  /// 8 (ty % 2) + i for the thread's i-th row.
-  __device__ static int x_slot(int t) {
-    int const group = t % 64;
-    int const ty = group / 4, i = (t / 64) * 4 + group % 4;
-    return 16 * (ty / 2) + 8 * (ty % 2) + i;
-  }
+  /// Shared row of the tile's row t (0..127) of x: the consumers' rows in MMA order.
+  __device__ static int x_slot(int t) { return mma::mma_row_slot(t); }
+
+  /// For the fused kernel, before it leaves a block whose next tile's copy is in flight.
+  __device__ static void wait_async_copies() { mma::wait_async_copies(); }
 
   /// Shared row of the tile's column t (0..127) of y: the thread's j-th column of tx goes to pass
   /// j / 2, MMA column 2 tx + j % 2.
@@ -103,41 +102,15 @@ struct PackedU8MmaTileKernel {
       auto const to = static_cast<unsigned>(__cvta_generic_to_shared(&dst[kY ? y_slot(r) : x_slot(r)][16 * c]));
       if (vec) {
         int const bytes = left <= 0 ? 0 : (left >= kVec ? 16 : static_cast<int>(4 * left));
-        copy_async<16>(to, src, bytes);
+        mma::copy_async<16>(to, src, bytes);
       } else {
 #pragma unroll
         for (int v = 0; v < kVec; ++v) {
           int const bytes = v < left ? 4 : 0;
-          copy_async<4>(to + 4 * v, src + (v < left ? v : 0), bytes);
+          mma::copy_async<4>(to + 4 * v, src + (v < left ? v : 0), bytes);
         }
       }
     }
-  }
-
-  // The sm_80 instructions. Images for older GPUs compile to traps: they are never launched there
-  // (run_packed_u8_mma checks the loaded image's architecture).
-
-  /// cp.async of kBytes (16: bypassing L1, 4: through it) of which the first `bytes` are read and
-  /// the rest zero-filled.
-  template <int kBytes>
-  __device__ static void copy_async(unsigned to, Elem const* src, int bytes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if constexpr (kBytes == 16) {
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(to), "l"(src), "r"(bytes));
-    } else {
-      asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(to), "l"(src), "r"(bytes));
-    }
-#else
-    __trap();
-#endif
-  }
-
-  __device__ static void wait_async_copies() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_all;\n" ::);
-#else
-    __trap();
-#endif
   }
 
   __device__ static void mma_u8(int (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) {
@@ -152,18 +125,6 @@ struct PackedU8MmaTileKernel {
 #endif
   }
 
-  __device__ static void ldmatrix_x4(unsigned (&r)[4], std::uint8_t const* row) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    auto const at = static_cast<unsigned>(__cvta_generic_to_shared(row));
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(at));
-#else
-    r[0] = r[1] = r[2] = r[3] = 0;
-    __trap();
-#endif
-  }
-
   /// Pass p's 16 x 32 dot products of the slab in shared memory, k-steps of 32 bytes.
   __device__ static void mma_pass(std::uint8_t const (&xs)[kBM][kRowBytes], std::uint8_t const (&ys)[kBN][kRowBytes],
                                   int warp, int lane, int pass, int k_steps, int (&c)[4][4]) {
@@ -173,9 +134,9 @@ struct PackedU8MmaTileKernel {
     std::uint8_t const* b_row = ys[32 * pass + 8 * (lane / 16) + lane % 8] + 16 * ((lane / 8) % 2);
     for (int ks = 0; ks < k_steps; ++ks) {
       unsigned a[4], b01[4], b23[4];
-      ldmatrix_x4(a, a_row + 32 * ks);
-      ldmatrix_x4(b01, b_row + 32 * ks);
-      ldmatrix_x4(b23, b_row + 16 * kRowBytes + 32 * ks);
+      mma::ldmatrix_x4(a, a_row + 32 * ks);
+      mma::ldmatrix_x4(b01, b_row + 32 * ks);
+      mma::ldmatrix_x4(b23, b_row + 16 * kRowBytes + 32 * ks);
       mma_u8(c[0], a, b01[0], b01[1]);
       mma_u8(c[1], a, b01[2], b01[3]);
       mma_u8(c[2], a, b23[0], b23[1]);
@@ -210,7 +171,7 @@ struct PackedU8MmaTileKernel {
     int const tid = static_cast<int>(threadIdx.x);
     if (!one_slab(p)) return compute_slabs(p, s, row0, col0, acc);
     int const buf = y_buffer(col0);
-    wait_async_copies();
+    mma::wait_async_copies();
     __syncthreads();  // this tile is in; every warp is done with the other buffer's tile
     if (has_next) load_slab<true>(p.y, p.n, p.ldy, p.y_vec, col0 + kBN, 0, p.d, s.ys[buf ^ 1], tid);
     int const k_steps = static_cast<int>((p.d + 7) / 8);
@@ -233,7 +194,7 @@ struct PackedU8MmaTileKernel {
         __syncthreads();  // every warp is done with the last slab
         load_slab<false>(p.x, p.m, p.ldx, p.x_vec, row0, k0, p.d, s.xs, tid);
         load_slab<true>(p.y, p.n, p.ldy, p.y_vec, col0, k0, p.d, s.ys[0], tid);
-        wait_async_copies();
+        mma::wait_async_copies();
         __syncthreads();
         std::int64_t const words = p.d - k0 < kSlabWords ? p.d - k0 : kSlabWords;
         mma_pass(s.xs, s.ys[0], tid / 32, tid % 32, pass, static_cast<int>((words + 7) / 8), c);

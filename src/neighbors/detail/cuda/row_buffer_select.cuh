@@ -105,6 +105,44 @@ struct RowBufferSelect {
     }
   }
 
+  // The candidate interface of the tensor-core search (bounded_l2_kernel.cuh), where entries
+  // arrive one per lane in the MMA's layout instead of as the engine's 8 x 8 keys.
+
+  /// The blocks per SM the kernel is built for (the row buffers leave room for one), and the
+  /// largest per-lane rank of its seed (k <= 32 are seeded).
+  static constexpr int kBoundedMinBlocks = 1, kMaxSeedRank = 8;
+
+  __device__ int k() const { return p_.k; }
+
+  /// Nothing to do between tiles: offers keep the bars current.
+  __device__ void end_tile() {}
+
+  /// Row r's bar: no key above it can enter (open, NaN, until its first compaction).
+  __device__ Key bar(int, int r) const { return s_.threshold[r]; }
+
+  /// Offers entry e of row r where `have`: appended if it ranks before the row's k-th entry;
+  /// rows that overflow are compacted by the warp and the entries that did not fit retried.
+  /// Every lane of the warp calls.
+  __device__ void offer(bool have, int, int r, Entry e) {
+    bool pending = have;
+    while (__any_sync(kFullWarp, pending)) {
+      if (pending && !(e < s_.kth[r])) pending = false;
+      if (pending) {
+        int const pos = atomicAdd(&s_.count[r], 1);
+        if (pos < p_.capacity) {
+          buffer(r)[pos] = e;
+          pending = false;
+        }
+      }
+      __syncwarp();
+      if (!__any_sync(kFullWarp, pending)) break;
+      for (int o = 0; o < 16; ++o) {  // warp-uniform: every lane reads the same counts
+        int const rr = owned_row(o);
+        if (s_.count[rr] > p_.capacity) compact(rr);
+      }
+    }
+  }
+
   /// Compacts every row and writes the chunk's best k per row.
   __device__ void finish() {
     __syncwarp();

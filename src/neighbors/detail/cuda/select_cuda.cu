@@ -17,6 +17,7 @@
 #include "distance/detail/cuda/packed_u8_l2.cuh"
 #include "distance/detail/cuda/packed_u8_rows.hpp"
 #include "neighbors/detail/backend.hpp"
+#include "neighbors/detail/cuda/bounded_l2.hpp"
 #include "neighbors/detail/cuda/fused_launch.hpp"
 #include "neighbors/detail/cuda/launch.cuh"
 #include "neighbors/detail/cuda/match_finish.cuh"
@@ -150,21 +151,28 @@ std::size_t fused_knn_smem(SelectProblem const& p, std::int64_t k) {
   return kEngineSmem + 128 * (capacity * entry + entry + sizeof(double) + sizeof(int));
 }
 
-/// k <= the on-chip limit: the fused kernel leaves each chunk's best k, a warp per row merges.
+/// k <= the on-chip limit: the fused kernel (or, for float32 squared L2, the tensor-core
+/// candidate search: bounded_l2.hpp) leaves each chunk's best k per row, a warp per row merges.
 void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices,
                void* column_best, cudaStream_t stream) {
   bool const two_best = k <= 2;
-  int const capacity = two_best ? 0 : row_buffer_capacity(k);
   std::size_t const entry = entry_bytes(p);
-  GridPlan const g = plan_grid(p, fused_knn_smem(p, k), stream);
-  Array partial = device_bytes(static_cast<std::size_t>(p.m() * g.grid.chunks * k) * entry, stream);
   SelectArgs a;
-  a.partial = partial.data();
   a.k = static_cast<int>(k);
-  a.capacity = capacity;
+  a.capacity = two_best ? 0 : row_buffer_capacity(k);
+  bool const bounded = bounded_l2_applies(p, k, a, column_best != nullptr);
+  GridPlan const g =
+      plan_grid(p, bounded ? bounded_l2_smem(a, p.pairwise.x.cols) : fused_knn_smem(p, k), stream);
+  Array partial = device_bytes(static_cast<std::size_t>(p.m() * g.grid.chunks * k) * entry, stream);
+  a.partial = partial.data();
   a.chunks = g.grid.chunks;
   FusedLaunch const f{&p, g.grid, g.blocks, column_best};
-  entry_for(two_best ? kTwoBest : kTopK, p)(f, a, stream);
+  if (bounded) {
+    std::vector<Array> keep;  // the rounded rows, freed in stream order after the launch
+    run_bounded_l2(bounded_l2_form(p, keep, stream), f, a, stream);
+  } else {
+    entry_for(two_best ? kTwoBest : kTopK, p)(f, a, stream);
+  }
 
   with_key_type(key_kind(p), [&](auto key) {
     using Kernel = MergeChunksKernel<decltype(key)>;

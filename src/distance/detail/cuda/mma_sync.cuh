@@ -1,0 +1,58 @@
+// The sm_80 instructions the warp-level tensor-core contractions share: asynchronous copies into
+// shared memory, ldmatrix, and where a tile row sits in the MMA order. Images for older GPUs
+// compile to traps: their callers check the loaded image's architecture (kernel_image_has_sm80)
+// and never launch them there.
+#pragma once
+
+#include <cuda_runtime.h>
+
+namespace cudist::detail::cuda::mma {
+
+/// cp.async of kBytes (16: bypassing L1, 4: through it) of which the first `bytes` are read and
+/// the rest zero-filled.
+template <int kBytes>
+__device__ __forceinline__ void copy_async(unsigned to, void const* src, int bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (kBytes == 16) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(to), "l"(src), "r"(bytes));
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(to), "l"(src), "r"(bytes));
+  }
+#else
+  __trap();
+#endif
+}
+
+__device__ __forceinline__ void wait_async_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::);
+#else
+  __trap();
+#endif
+}
+
+/// Four 8 x 8 matrices of 16-bit elements (8 x 16 bytes each); lane l gives the address of row
+/// l % 8 of matrix l / 8.
+__device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], void const* row) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  auto const at = static_cast<unsigned>(__cvta_generic_to_shared(row));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(at));
+#else
+  r[0] = r[1] = r[2] = r[3] = 0;
+  __trap();
+#endif
+}
+
+/// The fused consumers' row layout (fused_select_kernel.cuh): warp w owns the 16 tile rows
+/// fragment(2w + r / 8, r % 8), r = 0..15, and computes them as its MMA rows r. Shared row of
+/// the tile's row t (0..127) in that order: warp w = ty / 2, MMA row 8 (ty % 2) + i for the
+/// thread's i-th row.
+__device__ __forceinline__ int mma_row_slot(int t) {
+  int const group = t % 64;
+  int const ty = group / 4, i = (t / 64) * 4 + group % 4;
+  return 16 * (ty / 2) + 8 * (ty % 2) + i;
+}
+
+}  // namespace cudist::detail::cuda::mma

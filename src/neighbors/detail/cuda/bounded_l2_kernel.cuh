@@ -1,0 +1,369 @@
+// Exact float32 knn / match of squared L2 with the tensor cores finding the candidates: the
+// float16 MMA (rows scaled by powers of two: rounded_rows.hpp) computes every pair's expansion |x|^2 + |y|^2 - 2 x.y, whose proven error bound
+// (expansion_bound.hpp) rules out almost every pair against the row's current k-th exact key,
+// and the few pairs it cannot rule out get the SIMT engine's own float32 sum (the same fused
+// multiply-adds in the same order), which is what the consumer ranks. So the answers are the
+// exact SIMT path's, bit for bit and tie for tie, while the contraction runs at tensor-core rates.
+//
+// Block: 8 warps, a 128-row tile of x (float16, in shared memory for the block's whole chunk)
+// against the chunk's 128-column tiles of y (double-buffered: the next tile is copied during this
+// one). Warp w owns the 16 tile rows of the fused consumers' layout (mma::mma_row_slot) over all
+// 128 columns, in two halves of 64 (32 accumulators per thread, not 64: no spills at two blocks
+// per SM): c[nt] holds rows g, g + 8 (g = lane / 4) and columns 64 h + 8 nt + 2 (lane % 4) +
+// {0, 1}, so each thread sees 2 rows ("slots") x 16 columns per half. Nothing is exchanged:
+// pairs are tested where the MMA leaves them, and only candidates reach the consumer, one per
+// lane per round. Candidate and validity masks have bit 2 (8 h + nt) + j per slot.
+//
+// Before a row has k exact keys, its bar is an upper bound of its k-th key from its first tile
+// (seeded: each of the row's 4 lanes takes the q-th smallest upper bound of its 32 columns,
+// q = ceil(k / 4), and the ceil(k / q)-th smallest of the 4 certifies k pairs), so the first tile
+// does not send all 128 columns to the exact sum.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "core/cuda/interrupt_word.cuh"
+#include "distance/detail/cuda/mma_sync.cuh"
+#include "distance/detail/ops.hpp"
+#include "neighbors/detail/cuda/fused_select_kernel.cuh"
+#include "neighbors/detail/cuda/rounded_rows.hpp"
+#include "neighbors/detail/cuda/warp_entries.cuh"
+#include "neighbors/detail/cuda/work_grid.cuh"
+#include "neighbors/detail/keys.hpp"
+#include "neighbors/detail/rank_key.hpp"
+
+namespace cudist::neighbors::detail::cuda {
+
+namespace mma = cudist::detail::cuda::mma;
+
+/// One m16n8k16 float16 MMA with float32 accumulation, c += a b.
+__device__ __forceinline__ void mma_f16(float (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
+  __trap();
+#endif
+}
+
+template <template <class> class SelectT>
+struct BoundedL2Kernel {
+  using Op = cudist::detail::ops::SqDiffSumOp<float, float>;
+  using Rank = RankKey<Op>;
+  using Traits = KeyTraits<float>;
+  using Entry = Traits::Entry;
+  using Select = SelectT<float>;
+  static constexpr int kThreads = 256;
+  static constexpr int kTile = WorkGrid::kTileRows;
+  static constexpr int kNTiles = kTile / 16;  // n8 MMA tiles across half of a warp's 128 columns
+  static constexpr int kPollTiles = 8;       // column tiles between interrupt polls
+  static constexpr float kInf = __builtin_huge_valf();
+  // A lane's q-th smallest upper bound at most (q = ceil(k / 4)): the consumer's largest q.
+  static constexpr int kMaxSeedRank = Select::kMaxSeedRank;
+
+  struct Params {
+    RoundedRows x, y;  // the rounded copies and bound terms
+    Rank rank;         // the exact key: rank.op.rows are the float32 source rows
+    bool rows_vec;     // the source rows allow 16-byte loads (d % 4 == 0, aligned)
+    WorkGrid grid;
+    bool zero_diagonal;  // self-join: finite (i, i) keys are exact 0
+    bool exclude_self;
+    double inv_one_minus_gamma, one_plus_gamma, slack;  // expansion_bound.hpp
+    typename Select::Params select;
+    cudist::detail::cuda::InterruptPoll interrupt;
+  };
+
+  struct SharedStorage {
+    typename Select::SharedStorage select;
+    WorkItem work;
+  };
+
+  /// Bytes of a tile row in shared memory: 16 past the data, so that ldmatrix's 8 consecutive
+  /// rows (16 bytes each) fall on distinct banks for every depth that is a multiple of 16.
+  static CUDIST_HD int row_bytes(int depth) { return 2 * depth + 16; }
+  static constexpr std::size_t kTilesOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
+  static std::size_t smem_bytes(typename Select::Params const& s, int depth) {
+    return kTilesOffset + 3 * static_cast<std::size_t>(kTile) * row_bytes(depth) + Select::dynamic_smem_bytes(s);
+  }
+
+  /// Rows row0.. of a rounded copy into a tile (x: in the consumers' row order; y: in column
+  /// order), zero past the last row. A warp copies 32 / lanes rows at a time, lanes = the
+  /// power of two at or above the row's 16-byte chunks.
+  __device__ static void load_tile(std::uint16_t const* base, std::int64_t rows, int depth, std::int64_t row0,
+                                   unsigned char* dst, bool x_order, int tid) {
+    int const chunks = depth / 8;
+    int shift = 0;
+    while ((1 << shift) < chunks) ++shift;
+    int const lane = tid % 32, sub = lane >> shift, q = lane & ((1 << shift) - 1);
+    int const per_pass = 32 >> shift;
+    for (int r = (tid / 32) * per_pass + sub; r < kTile; r += (kThreads / 32) * per_pass) {
+      if (q >= chunks) continue;
+      std::int64_t const row = row0 + r;
+      bool const live = row < rows;
+      std::uint16_t const* src = base + (live ? row * depth + 8 * q : 0);
+      int const slot = x_order ? mma::mma_row_slot(r) : r;
+      auto const to = static_cast<unsigned>(__cvta_generic_to_shared(dst + slot * row_bytes(depth) + 16 * q));
+      mma::copy_async<16>(to, src, live ? 16 : 0);
+    }
+  }
+
+  /// The warp's 16 rows x columns 64 half .. 64 half + 63 of x.y (scaled, rounded rows) into c.
+  __device__ static void contract(unsigned char const* xs, unsigned char const* ys, int depth, int warp, int lane,
+                                  int half, float (&c)[kNTiles][4]) {
+    int const rb = row_bytes(depth);
+    // ldmatrix.x4 rows: A, (rows 0-7 | 8-15) x (k 0-7 | 8-15); B, two n8 tiles x (k 0-7 | 8-15).
+    unsigned char const* a_row = xs + (16 * warp + lane % 8 + 8 * ((lane / 8) % 2)) * rb + 16 * (lane / 16);
+    unsigned char const* b_row = ys + (64 * half + 8 * (lane / 16) + lane % 8) * rb + 16 * ((lane / 8) % 2);
+#pragma unroll
+    for (int nt = 0; nt < kNTiles; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) c[nt][e] = 0.0f;
+    for (int k = 0; k < depth; k += 16) {
+      unsigned a[4];
+      mma::ldmatrix_x4(a, a_row + 2 * k);
+#pragma unroll
+      for (int np = 0; np < kNTiles / 2; ++np) {
+        unsigned b[4];
+        mma::ldmatrix_x4(b, b_row + 16 * np * rb + 2 * k);
+        mma_f16(c[2 * np], a, b[0], b[1]);
+        mma_f16(c[2 * np + 1], a, b[2], b[3]);
+      }
+    }
+  }
+
+  /// The key the SIMT path ranks (i, j) on: its float32 sum in its order, or, where that left
+  /// the normal range, the exact value (fused_select_kernel.cuh's make_keys, entry by entry).
+  __device__ static float exact_key(Params const& p, std::int64_t i, std::int64_t j) {
+    auto const& rows = p.rank.op.rows;
+    float const* xr = rows.x + i * rows.ldx;
+    float const* yr = rows.y + j * rows.ldy;
+    float acc = 0.0f;
+    auto step = [&acc](float a, float b) {
+      float const diff = a - b;
+      acc = __fmaf_rn(diff, diff, acc);
+    };
+    if (p.rows_vec) {  // 16-byte loads, several in flight: the rows come from L2
+      auto const* x4 = reinterpret_cast<float4 const*>(xr);
+      auto const* y4 = reinterpret_cast<float4 const*>(yr);
+#pragma unroll 4
+      for (std::int64_t k = 0; k < rows.d / 4; ++k) {
+        float4 const a = __ldg(x4 + k), b = __ldg(y4 + k);
+        step(a.x, b.x), step(a.y, b.y), step(a.z, b.z), step(a.w, b.w);
+      }
+    } else {
+#pragma unroll 8
+      for (std::int64_t k = 0; k < rows.d; ++k) step(__ldg(xr + k), __ldg(yr + k));
+    }
+    if (p.zero_diagonal && i == j) return isfinite(acc) ? 0.0f : acc;
+    return Rank::inexact(acc) ? p.rank.exact(i, j) : acc;
+  }
+
+  __device__ void operator()(Params const& p, SharedStorage& s, unsigned char* tiles, char* dynamic,
+                             std::int64_t block, int tid) const {
+    if (tid == 0) s.work = p.grid.item(block);
+    __syncthreads();
+    WorkItem const& w = s.work;
+    ThreadPlace const at{tid};
+    Select select(p.select, s.select, dynamic, w, at);
+    int const depth = p.x.depth;
+    int const warp = tid / 32, lane = tid % 32, g = lane / 4, q = lane % 4;
+    std::size_t const tile_bytes = static_cast<std::size_t>(kTile) * row_bytes(depth);
+    unsigned char* const xs = tiles;
+    unsigned char* const ys[2] = {tiles + tile_bytes, tiles + 2 * tile_bytes};
+
+    // The thread's two rows (slots): tile rows fragment(2 warp + s, g).
+    int const local[2] = {fragment(2 * warp, g), fragment(2 * warp + 1, g)};
+    std::int64_t const row[2] = {w.tile.row0 + local[0], w.tile.row0 + local[1]};
+    // Rows past the problem read the padding (the terms arrays cover whole tiles).
+    LowerTerm const x_lower[2] = {p.x.lower[row[0]], p.x.lower[row[1]]};
+    float const x_lo[2] = {x_lower[0].lo, x_lower[1].lo};
+    float const x_scale[2] = {x_lower[0].scale, x_lower[1].scale};
+    float const x_hi[2] = {p.x.hi[row[0]], p.x.hi[row[1]]};
+    float seed_bar[2] = {kInf, kInf};  // upper bounds of the rows' k-th exact keys, once seeded
+
+    if (w.col_begin < w.col_end) {
+      load_tile(p.x.values, w.tile.row_end, depth, w.tile.row0, xs, true, tid);
+      load_tile(p.y.values, w.tile.y_end, depth, w.col_begin, ys[0], false, tid);
+    }
+    int tiles_done = 0;
+    for (std::int64_t col0 = w.col_begin; col0 < w.col_end; col0 += kTile, ++tiles_done) {
+      int const buf = tiles_done % 2;
+      mma::wait_async_copies();
+      __syncthreads();  // this tile is in; every warp is done with the other buffer
+      if (col0 + kTile < w.col_end) load_tile(p.y.values, w.tile.y_end, depth, col0 + kTile, ys[buf ^ 1], false, tid);
+
+      std::uint32_t valid[2];
+      valid_masks(p, w, col0, row, q, valid);
+      if (tiles_done == 0) seed(p, select, xs, ys[buf], col0, valid, x_scale, x_hi, seed_bar);
+
+#pragma unroll 1
+      for (int half = 0; half < 2; ++half) {
+        float c[kNTiles][4];
+        contract(xs, ys[buf], depth, warp, lane, half, c);
+        // Candidates: pairs whose lower bound does not exceed the row's bar.
+        float const t_max[2] = {bar_in_expansion_units(p, select.bar(0, local[0]), seed_bar[0], x_lo[0]),
+                                bar_in_expansion_units(p, select.bar(1, local[1]), seed_bar[1], x_lo[1])};
+        std::uint32_t cand[2] = {0, 0};
+#pragma unroll
+        for (int nt = 0; nt < kNTiles; ++nt) {
+#pragma unroll
+          for (int j = 0; j < 2; ++j) {
+            LowerTerm const y_lower = p.y.lower[col0 + 64 * half + 8 * nt + 2 * q + j];
+#pragma unroll
+            for (int sl = 0; sl < 2; ++sl) {
+              // y's lower term - 2 P, P = x_scale y_scale (the scaled rows' dot product): exact
+              // scalings by powers of two.
+              float const t = __fmaf_rn(-2.0f * x_scale[sl] * y_lower.scale, c[nt][2 * sl + j], y_lower.lo);
+              cand[sl] |= static_cast<std::uint32_t>(!(t > t_max[sl])) << (16 * half + 2 * nt + j);
+            }
+          }
+        }
+        cand[0] &= valid[0];
+        cand[1] &= valid[1];
+        offer_candidates(p, select, w, col0, row, local, q, cand);
+      }
+      select.end_tile();
+
+      if (tiles_done % kPollTiles == kPollTiles - 1 && cudist::detail::cuda::block_interrupted(p.interrupt)) {
+        mma::wait_async_copies();  // the next tile's copy may be in flight
+        break;  // the host throws Interrupted after the launch
+      }
+    }
+    select.finish();
+  }
+
+  /// Bit 2 nt + j of slot s: (row s, column col0 + 8 nt + 2 q + j) is a pair of the problem in
+  /// this block's chunk, and not the point itself in a self-join without it.
+  __device__ static void valid_masks(Params const& p, WorkItem const& w, std::int64_t col0,
+                                     std::int64_t const (&row)[2], int q, std::uint32_t (&valid)[2]) {
+    bool const diagonal = w.tile.row0 < col0 + kTile && col0 < w.tile.row0 + kTile;
+    bool const inside = w.tile.row0 + kTile <= w.tile.row_end && col0 + kTile <= w.col_end;
+    if (inside && !(diagonal && p.exclude_self)) {
+      valid[0] = valid[1] = ~0u;
+      return;
+    }
+#pragma unroll
+    for (int sl = 0; sl < 2; ++sl) {
+      valid[sl] = 0;
+#pragma unroll
+      for (int b = 0; b < 32; ++b) {
+        std::int64_t const col = col0 + 8 * (b / 2) + 2 * q + b % 2;
+        bool const ok = row[sl] < w.tile.row_end && col < w.col_end && !(p.exclude_self && row[sl] == col);
+        valid[sl] |= static_cast<std::uint32_t>(ok) << b;
+      }
+    }
+  }
+
+  /// The largest value of y's lower term - 2 P that a pair of this row may have and still not be
+  /// ruled out by `bar` (a key, NaN when open) or the seeded bar: bar / (1 - gamma) + slack -
+  /// x's lower term, rounded up. NaN (a row that is always recomputed) rules nothing out.
+  __device__ static float bar_in_expansion_units(Params const& p, float bar, float seeded, float x_lo) {
+    float const b = fminf(bar, seeded);  // fminf: an open (NaN) bar leaves the seeded one
+    if (!(b < kInf)) return kInf;
+    return __double2float_ru(static_cast<double>(b) * p.inv_one_minus_gamma + p.slack - static_cast<double>(x_lo));
+  }
+
+  /// Before the first exact key: each slot's bar from the tile's upper bounds (file comment).
+  /// The tile's products are computed for it (once per block), half by half.
+  __device__ static void seed(Params const& p, Select const& select, unsigned char const* xs, unsigned char const* ys,
+                              std::int64_t col0, std::uint32_t const (&valid)[2], float const (&x_scale)[2],
+                              float const (&x_hi)[2], float (&seed_bar)[2]) {
+    int const lane = static_cast<int>(threadIdx.x) % 32, q = lane % 4;
+    int const k = select.k();
+    int const per_lane = (k + 3) / 4;  // each lane's share
+    if (per_lane > kMaxSeedRank) return;
+    int const lanes = (k + per_lane - 1) / per_lane;  // how many of the row's 4 lanes certify k
+    float least[2][kMaxSeedRank];  // per slot, the lane's smallest upper terms, ascending
+#pragma unroll
+    for (int sl = 0; sl < 2; ++sl)
+#pragma unroll
+      for (int i = 0; i < kMaxSeedRank; ++i) least[sl][i] = kInf;
+#pragma unroll 1
+    for (int half = 0; half < 2; ++half) {
+      float c[kNTiles][4];
+      contract(xs, ys, p.x.depth, static_cast<int>(threadIdx.x) / 32, lane, half, c);
+#pragma unroll
+      for (int nt = 0; nt < kNTiles; ++nt) {
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+          std::int64_t const col = col0 + 64 * half + 8 * nt + 2 * q + j;
+          float const y_scale = p.y.lower[col].scale, y_hi = p.y.hi[col];
+#pragma unroll
+          for (int sl = 0; sl < 2; ++sl) {
+            float u = __fmaf_rn(-2.0f * x_scale[sl] * y_scale, c[nt][2 * sl + j], y_hi);
+            if (!((valid[sl] >> (16 * half + 2 * nt + j)) & 1u) || u != u) u = kInf;
+#pragma unroll
+            for (int i = 0; i < kMaxSeedRank; ++i) {
+              float const lo = fminf(least[sl][i], u);
+              u = fmaxf(least[sl][i], u);
+              least[sl][i] = lo;
+            }
+          }
+        }
+      }
+    }
+#pragma unroll
+    for (int sl = 0; sl < 2; ++sl) {
+      float mine = kInf;
+#pragma unroll
+      for (int i = 0; i < kMaxSeedRank; ++i)
+        if (i == per_lane - 1) mine = least[sl][i];
+      // The lanes-th smallest of the 4 lanes' values: sorted across the quad.
+      float v[4] = {mine, __shfl_xor_sync(kFullWarp, mine, 1), __shfl_xor_sync(kFullWarp, mine, 2),
+                    __shfl_xor_sync(kFullWarp, mine, 3)};
+      auto order = [&](int a, int b) {
+        float const lo = fminf(v[a], v[b]);
+        v[b] = fmaxf(v[a], v[b]);
+        v[a] = lo;
+      };
+      order(0, 1), order(2, 3), order(0, 2), order(1, 3), order(1, 2);
+      float kth = v[3];
+#pragma unroll
+      for (int i = 0; i < 3; ++i)
+        if (i == lanes - 1) kth = v[i];
+      double const ub = (static_cast<double>(kth) + static_cast<double>(x_hi[sl]) + p.slack) * p.one_plus_gamma;
+      seed_bar[sl] = kth < kInf && ub == ub ? __double2float_ru(ub) : kInf;
+    }
+  }
+
+  /// Each candidate's exact key, offered to the consumer: one candidate per lane per round, every
+  /// lane in every round (the consumer's offer is warp-collective).
+  __device__ static void offer_candidates(Params const& p, Select& select, WorkItem const& w, std::int64_t col0,
+                                          std::int64_t const (&row)[2], int const (&local)[2], int q,
+                                          std::uint32_t (&cand)[2]) {
+    while (__any_sync(kFullWarp, (cand[0] | cand[1]) != 0)) {
+      bool const have = (cand[0] | cand[1]) != 0;
+      int const sl = cand[0] != 0 ? 0 : 1;  // selects, not indices: the arrays stay in registers
+      int const r = sl == 0 ? local[0] : local[1];
+      Entry e = Traits::empty();
+      if (have) {
+        std::uint32_t const bits = sl == 0 ? cand[0] : cand[1];
+        int const b = __ffs(static_cast<int>(bits)) - 1;
+        if (sl == 0) {
+          cand[0] &= cand[0] - 1;
+        } else {
+          cand[1] &= cand[1] - 1;
+        }
+        std::int64_t const col = col0 + 8 * (b / 2) + 2 * q + b % 2;
+        e = Traits::entry(exact_key(p, sl == 0 ? row[0] : row[1], col), static_cast<std::uint32_t>(col - w.tile.y_begin));
+      }
+      select.offer(have, sl, r, e);
+    }
+  }
+};
+
+template <class Kernel>
+__global__ void __launch_bounds__(Kernel::kThreads, Kernel::Select::kBoundedMinBlocks) bounded_l2_kernel(typename Kernel::Params const p) {
+  extern __shared__ __align__(16) unsigned char bounded_smem[];
+  auto& storage = *reinterpret_cast<typename Kernel::SharedStorage*>(bounded_smem);
+  unsigned char* tiles = bounded_smem + Kernel::kTilesOffset;
+  std::size_t const tile_bytes = 3 * static_cast<std::size_t>(Kernel::kTile) * Kernel::row_bytes(p.x.depth);
+  Kernel{}(p, storage, tiles, reinterpret_cast<char*>(tiles + tile_bytes), blockIdx.x, static_cast<int>(threadIdx.x));
+}
+
+}  // namespace cudist::neighbors::detail::cuda

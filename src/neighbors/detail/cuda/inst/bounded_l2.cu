@@ -1,0 +1,106 @@
+// The tensor-core candidate search (bounded_l2_kernel.cuh) for its two consumers: the lanes'
+// best two (k <= 2, match) and the row buffers (3 <= k).
+#include "neighbors/detail/cuda/bounded_l2.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "core/cuda/check.hpp"
+#include "core/cuda/device_features.hpp"
+#include "core/cuda/interrupt_word.cuh"
+#include "distance/detail/cuda/pairwise_launch.cuh"
+#include "distance/detail/dispatch_op.hpp"
+#include "neighbors/detail/cuda/bounded_l2_kernel.cuh"
+#include "neighbors/detail/cuda/lane_two_best_select.cuh"
+#include "neighbors/detail/cuda/row_buffer_select.cuh"
+
+namespace cudist::neighbors::detail::cuda {
+namespace {
+
+using TwoBestKernel = BoundedL2Kernel<LaneTwoBestSelect>;
+using TopKKernel = BoundedL2Kernel<RowBufferSelect>;
+
+/// CUDIST_SIMT_SELECTION set to anything but "" or "0", read at every call.
+bool simt_selection_forced() {
+  char const* v = std::getenv("CUDIST_SIMT_SELECTION");
+  return v != nullptr && v[0] != '\0' && std::strcmp(v, "0") != 0;
+}
+
+template <class Kernel>
+std::size_t smem_of(SelectArgs const& a, std::int64_t d) {
+  auto const select = Kernel::Select::from(a, RankSpec{});
+  return Kernel::smem_bytes(*select, rounded_depth(d));
+}
+
+template <class Kernel>
+void launch(BoundedL2Form const& form, FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
+  SelectProblem const& sp = *f.problem;
+  auto const select = Kernel::Select::from(a, sp.rank);
+  if (!select || f.blocks == 0) return;
+  typename Kernel::Params p{};
+  p.x = form.x;
+  p.y = form.y;
+  p.rank.op.rows = cudist::detail::source_rows<float>(sp.pairwise);
+  auto const& rows = p.rank.op.rows;
+  using cudist::detail::cuda::rows_allow_vectors;
+  p.rows_vec = rows.d % 4 == 0 && rows_allow_vectors(rows.x, rows.ldx, 16, sizeof(float)) &&
+               rows_allow_vectors(rows.y, rows.ldy, 16, sizeof(float));
+  p.grid = f.grid;
+  p.zero_diagonal = sp.rank.zero_diagonal;
+  p.exclude_self = sp.rank.exclude_self;
+  p.inv_one_minus_gamma = 1.0 / (1.0 - form.bound.gamma) * (1.0 + 0x1p-50);
+  p.one_plus_gamma = (1.0 + form.bound.gamma) * (1.0 + 0x1p-50);
+  p.slack = form.bound.slack;
+  p.select = *select;
+  p.interrupt = cudist::detail::cuda::interrupt_poll();
+  std::size_t const smem = Kernel::smem_bytes(*select, form.x.depth);
+  auto const kernel = bounded_l2_kernel<Kernel>;
+  CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  kernel<<<static_cast<unsigned>(f.blocks), Kernel::kThreads, smem, stream>>>(p);
+  CUDIST_CHECK_LAUNCH();
+#if defined(CUDIST_DEBUG_SYNC)
+  CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
+#endif
+}
+
+}  // namespace
+
+std::size_t bounded_l2_smem(SelectArgs const& a, std::int64_t d) {
+  return a.k <= 2 ? smem_of<TwoBestKernel>(a, d) : smem_of<TopKKernel>(a, d);
+}
+
+bool bounded_l2_applies(SelectProblem const& p, std::int64_t k, SelectArgs const& a, bool observer) {
+  auto const& pw = p.pairwise;
+  bool const shape = pw.x.dtype == DType::kFloat32 && pw.y.dtype == DType::kFloat32 &&
+                     p.distance_dtype == DType::kFloat32 && pw.op.kind == cudist::detail::OpKind::kSqDiffSum &&
+                     pw.op.weights == nullptr && pw.x.cols >= 1 && pw.x.cols <= kMaxBoundedDepth && p.n() > 0 &&
+                     k >= 1 && !observer;
+  if (!shape || simt_selection_forced()) return false;
+  void const* kernel = k <= 2 ? reinterpret_cast<void const*>(bounded_l2_kernel<TwoBestKernel>)
+                              : reinterpret_cast<void const*>(bounded_l2_kernel<TopKKernel>);
+  return cudist::detail::cuda::kernel_image_has_sm80(kernel) &&
+         bounded_l2_smem(a, pw.x.cols) <= cudist::detail::cuda::max_block_shared_memory();
+}
+
+BoundedL2Form bounded_l2_form(SelectProblem const& p, std::vector<Array>& keep, cudaStream_t stream) {
+  BoundedL2Form form;
+  form.bound = ExpansionBound::for_depth(p.pairwise.x.cols);
+  // The kernel reads the bound terms of whole tiles from any row or column it starts at.
+  constexpr std::int64_t kPad = WorkGrid::kTileRows;
+  form.x = round_rows(p.pairwise.x, p.m() + kPad, form.bound, keep, stream);
+  auto const& x = p.pairwise.x;
+  auto const& y = p.pairwise.y;
+  bool const self = y.data == x.data && y.rows == x.rows && y.stride == x.stride;
+  form.y = self ? form.x : round_rows(y, p.n() + kPad, form.bound, keep, stream);
+  return form;
+}
+
+void run_bounded_l2(BoundedL2Form const& form, FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
+  if (a.k <= 2) {
+    launch<TwoBestKernel>(form, f, a, stream);
+  } else {
+    launch<TopKKernel>(form, f, a, stream);
+  }
+}
+
+}  // namespace cudist::neighbors::detail::cuda

@@ -1,0 +1,104 @@
+#include "neighbors/detail/cuda/rounded_rows.hpp"
+
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cfloat>
+#include <cstdint>
+
+#include "core/cuda/check.hpp"
+
+namespace cudist::neighbors::detail::cuda {
+namespace {
+
+/// One warp per row: its largest magnitude gives the scale, then the rounded copy, the norm in
+/// double, and the bound terms.
+struct RoundRowsKernel {
+  static constexpr int kThreads = 256;
+  static constexpr int kRowsPerBlock = kThreads / 32;
+  struct Params {
+    float const* src;
+    std::int64_t rows, padded_rows, d, ld;
+    int depth;
+    double e;
+    __half* values;
+    LowerTerm* lower;
+    float* hi;
+  };
+
+  __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
+    std::int64_t const row = block * kRowsPerBlock + tid / 32;
+    int const lane = tid % 32;
+    if (row >= p.padded_rows) return;
+    if (row >= p.rows) {
+      if (lane == 0) {  // masked columns: read, never used
+        p.lower[row] = {0.0f, 1.0f};
+        p.hi[row] = 0.0f;
+      }
+      return;
+    }
+    float const* src = p.src + row * p.ld;
+    double sum = 0;
+    float largest = 0;
+    bool odd = false;  // a value the bounds do not cover
+    for (std::int64_t k = lane; k < p.d; k += 32) {
+      float const v = src[k];
+      sum += static_cast<double>(v) * v;
+      largest = fmaxf(largest, fabsf(v));
+      odd |= !isfinite(v) || (v != 0.0f && fabsf(v) < 0x1p-100f);
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2) {
+      sum += __shfl_xor_sync(0xffffffffu, sum, o);
+      largest = fmaxf(largest, __shfl_xor_sync(0xffffffffu, largest, o));
+      odd |= __shfl_xor_sync(0xffffffffu, odd, o);
+    }
+    // Norms this large could overflow the float32 terms of the bound: such rows are recomputed.
+    odd |= sum * (1 + p.e) > static_cast<double>(FLT_MAX) / 16;
+    // The largest magnitude scaled into [2^13, 2^14): float16 keeps 11 bits of every value down
+    // to 2^-27 of it (below, its subnormals' absolute error, which the bound covers).
+    float const scale = odd || largest == 0.0f ? 1.0f : exp2f(static_cast<float>(ilogbf(largest) - 13));
+    for (std::int64_t k = lane; k < p.depth; k += 32) {
+      float const v = k < p.d && !odd ? src[k] / scale : 0.0f;
+      p.values[row * p.depth + k] = __float2half_rn(v);
+    }
+    if (lane != 0) return;
+    float const nan = __int_as_float(0x7fffffff);
+    p.lower[row] = {odd ? nan : __double2float_rd(sum * (1 - p.e)), scale};
+    p.hi[row] = odd ? nan : __double2float_ru(sum * (1 + p.e));
+  }
+};
+
+__global__ void __launch_bounds__(RoundRowsKernel::kThreads) round_rows_kernel(RoundRowsKernel::Params const p) {
+  RoundRowsKernel{}(p, blockIdx.x, static_cast<int>(threadIdx.x));
+}
+
+}  // namespace
+
+RoundedRows round_rows(ConstMatrixView rows, std::int64_t padded_rows, ExpansionBound const& bound,
+                       std::vector<Array>& keep, void* stream) {
+  static_assert(sizeof(LowerTerm) == 8, "two floats");
+  int device = 0;
+  CUDIST_CUDA_TRY(cudaGetDevice(&device));
+  auto const s = static_cast<cudaStream_t>(stream);
+  RoundedRows r;
+  r.depth = rounded_depth(rows.cols);
+  keep.push_back(Array::allocate(rows.rows, r.depth, DType::kFloat16, Device::cuda(device), s));
+  auto* values = static_cast<__half*>(keep.back().data());
+  keep.push_back(Array::allocate(3, padded_rows, DType::kFloat32, Device::cuda(device), s));
+  auto* terms = static_cast<float*>(keep.back().data());
+  auto* lower = reinterpret_cast<LowerTerm*>(terms);
+  r.values = reinterpret_cast<std::uint16_t const*>(values);
+  r.lower = lower;
+  r.hi = terms + 2 * padded_rows;
+  if (padded_rows == 0) return r;
+  constexpr int kRows = RoundRowsKernel::kRowsPerBlock;
+  auto const blocks = static_cast<unsigned>((padded_rows + kRows - 1) / kRows);
+  round_rows_kernel<<<blocks, RoundRowsKernel::kThreads, 0, s>>>(
+      {static_cast<float const*>(rows.data), rows.rows, padded_rows, rows.cols, rows.stride, r.depth, bound.e,
+       values, lower, terms + 2 * padded_rows});
+  CUDIST_CHECK_LAUNCH();
+  return r;
+}
+
+}  // namespace cudist::neighbors::detail::cuda

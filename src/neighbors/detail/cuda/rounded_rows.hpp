@@ -1,0 +1,37 @@
+// float32 rows in the form of the tensor-core candidate search (bounded_l2_kernel.cuh): each row
+// scaled by a power of two that brings its largest magnitude into [2^13, 2^14) and rounded to
+// float16 (11 significant bits, 8 times bfloat16's; zero-padded to a multiple of 16 columns, the
+// MMA's depth), with its scale and its squared norm as the lower and upper terms of the
+// expansion bounds (expansion_bound.hpp).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cudist/core/array.hpp"
+#include "neighbors/detail/expansion_bound.hpp"
+
+namespace cudist::neighbors::detail::cuda {
+
+/// Per row: (1 - e) |row|^2 rounded down, and the power of two the row was divided by.
+struct LowerTerm {
+  float lo;     // NaN: the row is always recomputed
+  float scale;
+};
+
+struct RoundedRows {
+  std::uint16_t const* values = nullptr;  // (rows, depth) float16 bits, row-major, 16-byte aligned rows
+  LowerTerm const* lower = nullptr;       // (padded)
+  float const* hi = nullptr;  // (padded) (1 + e) |row|^2 rounded up; NaN: always recomputed
+  int depth = 0;              // d rounded up to a multiple of 16
+};
+
+/// Columns of the rounded copies of rows of d columns.
+inline int rounded_depth(std::int64_t d) { return static_cast<int>((d + 15) / 16 * 16); }
+
+/// `rows` (float32, device) rounded, in stream order; the arrays are kept alive in `keep`. The
+/// terms have `padded_rows` >= rows entries, 0 (scale 1) past the last row.
+RoundedRows round_rows(ConstMatrixView rows, std::int64_t padded_rows, ExpansionBound const& bound,
+                       std::vector<Array>& keep, void* stream);
+
+}  // namespace cudist::neighbors::detail::cuda

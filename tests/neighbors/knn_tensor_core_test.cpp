@@ -1,0 +1,175 @@
+// The tensor-core candidate search of float32 squared L2 (bounded_l2_kernel.cuh) returns what
+// the exact SIMT path returns, bit for bit: knn, self-joins, batches and match, on ragged shapes,
+// tie-heavy integer data, data whose expansion cancels (offset rows), badly scaled data, NaN,
+// Inf, huge and tiny rows, duplicates and real SIFT descriptors. CUDIST_SIMT_SELECTION=1 selects
+// the SIMT path for the comparison.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cudist/io/npy.hpp"
+#include "cudist/neighbors/knn.hpp"
+#include "neighbors/neighbors_test_util.hpp"
+
+namespace cudist {
+namespace {
+
+/// Runs f on the default path and again with the SIMT path forced.
+template <class F>
+auto on_both_paths(F&& f) {
+  auto tensor = f();
+  setenv("CUDIST_SIMT_SELECTION", "1", 1);
+  struct Unset {
+    ~Unset() { unsetenv("CUDIST_SIMT_SELECTION"); }
+  } unset;
+  auto simt = f();
+  return std::make_pair(std::move(tensor), std::move(simt));
+}
+
+struct Shape {
+  std::int64_t m, n, d;
+};
+constexpr Shape kShapes[] = {{1, 1, 1},      {2, 31, 3},      {33, 129, 17},  {113, 203, 65},
+                             {129, 1023, 9}, {300, 2500, 128}, {70, 700, 256}, {200, 3000, 100}};
+
+/// The data families, by name: each makes (rows x d) float32 values from a seed.
+struct Family {
+  char const* name;
+  std::function<test::TestMatrix(std::int64_t, std::int64_t, std::uint64_t)> make;
+};
+
+test::TestMatrix shifted(test::TestMatrix t, double scale, double offset) {
+  for (std::int64_t i = 0; i < t.array.size(); ++i) {
+    float& v = static_cast<float*>(t.array.data())[i];
+    v = static_cast<float>(v * scale + offset);
+    t.values.v[static_cast<std::size_t>(i)] = v;
+  }
+  return t;
+}
+
+std::vector<Family> families() {
+  auto reals = [](std::int64_t r, std::int64_t d, std::uint64_t s) {
+    return test::random_reals(r, d, DType::kFloat32, -1, 1, s);
+  };
+  return {
+      {"reals", reals},
+      {"integers", [](std::int64_t r, std::int64_t d, std::uint64_t s) {
+         return test::random_integers(r, d, DType::kFloat32, -3, 3, s);  // ties everywhere
+       }},
+      {"offset 1e4", [=](std::int64_t r, std::int64_t d, std::uint64_t s) { return shifted(reals(r, d, s), 1, 1e4); }},
+      {"around 1e-3", [=](std::int64_t r, std::int64_t d, std::uint64_t s) { return shifted(reals(r, d, s), 1e-3, 0); }},
+      {"around 1e6", [=](std::int64_t r, std::int64_t d, std::uint64_t s) { return shifted(reals(r, d, s), 1e6, 0); }},
+  };
+}
+
+/// Rows the bounds cannot cover and rows that tie exactly: NaN, Inf, 1e20, 3e-25, a subnormal,
+/// and y rows equal to x rows.
+void plant_specials(Array& x, Array& y) {
+  std::int64_t const d = x.cols();
+  auto* xv = static_cast<float*>(x.data());
+  auto* yv = static_cast<float*>(y.data());
+  auto row = [d](float* v, std::int64_t r) { return v + r * d; };
+  if (x.rows() > 3) row(xv, 3)[0] = std::numeric_limits<float>::quiet_NaN();
+  if (y.rows() > 5) row(yv, 5)[d - 1] = std::numeric_limits<float>::infinity();
+  if (x.rows() > 4) row(xv, 4)[0] = 1e20f;
+  if (y.rows() > 9) row(yv, 9)[0] = 1e20f;
+  if (x.rows() > 6) {
+    for (std::int64_t k = 0; k < d; ++k) row(xv, 6)[k] = 3e-25f * static_cast<float>(k % 3);
+  }
+  if (y.rows() > 10) row(yv, 10)[d / 2] = 1e-40f;  // subnormal
+  if (x.rows() > 2 && y.rows() > 7) {
+    for (std::int64_t k = 0; k < d; ++k) row(yv, 7)[k] = row(xv, 2)[k];
+  }
+  if (x.rows() > 8 && y.rows() > 8) {
+    for (std::int64_t k = 0; k < d; ++k) row(yv, 8)[k] = row(xv, 8)[k];
+  }
+}
+
+std::vector<std::int64_t> ks_for(std::int64_t n) {
+  std::vector<std::int64_t> ks;
+  for (std::int64_t k : {1, 2, 3, 10, 32}) {
+    if (k <= n) ks.push_back(k);
+  }
+  return ks;
+}
+
+TEST(KnnTensorCores, SameAnswersAsTheSimtPath) {
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  for (Family const& family : families()) {
+    for (Shape s : kShapes) {
+      for (bool specials : {false, true}) {
+        test::TestMatrix x = family.make(s.m, s.d, 100 + s.m + s.d);
+        test::TestMatrix y = family.make(s.n, s.d, 200 + s.n + s.d);
+        if (specials) plant_specials(x.array, y.array);
+        Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+        for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean}) {
+          for (std::int64_t k : ks_for(s.n)) {
+            auto const [tensor, simt] = on_both_paths([&] { return knn(res, xb, yb, k, metric); });
+            EXPECT_TRUE(test::identical(tensor, simt))
+                << family.name << (specials ? " with special rows" : "") << ", " << s.m << " x " << s.n
+                << " x " << s.d << ", k " << k << ", metric " << static_cast<int>(metric);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(KnnTensorCores, SelfJoinsAndBatchesAsTheSimtPath) {
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  for (Shape s : {Shape{300, 0, 128}, Shape{129, 0, 33}, Shape{1000, 0, 64}}) {
+    test::TestMatrix x = test::random_integers(s.m, s.d, DType::kFloat32, -2, 2, 7 + s.m);
+    Array const xb = test::to_backend(x.array);
+    for (SelfJoin self : {SelfJoin::kIncludeSelf, SelfJoin::kExcludeSelf}) {
+      for (std::int64_t k : {1, 2, 5, 17}) {
+        auto const [tensor, simt] = on_both_paths([&] { return self_knn(res, xb, k, Metric::kEuclidean, self); });
+        EXPECT_TRUE(test::identical(tensor, simt)) << s.m << " x " << s.d << ", k " << k;
+      }
+    }
+  }
+  test::TestMatrix x = test::random_reals(500, 40, DType::kFloat32, -1, 1, 3);
+  test::TestMatrix y = test::random_reals(1700, 40, DType::kFloat32, -1, 1, 4);
+  Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+  Batch const batch{{0, 1, 200, 500}, {0, 300, 301, 1700}};
+  for (std::int64_t k : {1, 2, 3, 10}) {
+    KnnOptions padded;
+    padded.pad = true;
+    auto const [tensor, simt] =
+        on_both_paths([&] { return knn_batched(res, xb, yb, batch, k, Metric::kSqEuclidean, padded); });
+    EXPECT_TRUE(test::identical(tensor, simt)) << "batch, k " << k;
+  }
+}
+
+TEST(KnnTensorCores, MatchingRealDescriptorsAsTheSimtPath) {
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  Array const sift = io::read_npy(std::string(CUDIST_TEST_DATA_DIR) + "/descriptors/opencv_images_sift_u8.npy");
+  std::int64_t const rows = std::min<std::int64_t>(sift.rows(), 6000), d = sift.cols();
+  Array descriptors = Array::allocate(rows, d, DType::kFloat32, Device::cpu());
+  for (std::int64_t i = 0; i < rows * d; ++i) {
+    static_cast<float*>(descriptors.data())[i] = static_cast<std::uint8_t const*>(sift.data())[i];
+  }
+  Array const all = test::to_backend(descriptors);
+  auto const* base = static_cast<float const*>(all.data());
+  ConstMatrixView const queries(base, 2000, d, d, DType::kFloat32, Memory::kDevice);
+  ConstMatrixView const train(base + 2000 * d, rows - 2000, d, d, DType::kFloat32, Memory::kDevice);
+  for (double ratio : {0.75, 1.0}) {
+    MatchOptions o;
+    o.ratio = ratio;
+    auto const [tensor, simt] = on_both_paths([&] { return match(res, queries, train, Metric::kEuclidean, o); });
+    EXPECT_TRUE(test::identical(tensor, simt)) << "ratio " << ratio;
+  }
+  auto const [tensor, simt] = on_both_paths([&] { return knn(res, queries, train, 10, Metric::kEuclidean); });
+  EXPECT_TRUE(test::identical(tensor, simt)) << "knn k 10";
+}
+
+}  // namespace
+}  // namespace cudist
