@@ -78,9 +78,16 @@ struct BoundedL2Kernel {
     cudist::detail::cuda::InterruptPoll interrupt;
   };
 
+  /// A warp's round of candidates: which pair (owner lane << 6 | slot << 5 | mask bit) and its key.
+  struct Candidate {
+    std::uint32_t code;
+    float key;
+  };
+
   struct SharedStorage {
     typename Select::SharedStorage select;
     WorkItem work;
+    Candidate round[kThreads / 32][32];
   };
 
   /// Bytes of a tile row in shared memory: 16 past the data, so that ldmatrix's 8 consecutive
@@ -150,7 +157,7 @@ struct BoundedL2Kernel {
     if (p.rows_vec) {  // 16-byte loads, several in flight: the rows come from L2
       auto const* x4 = reinterpret_cast<float4 const*>(xr);
       auto const* y4 = reinterpret_cast<float4 const*>(yr);
-#pragma unroll 4
+#pragma unroll 8
       for (std::int64_t k = 0; k < rows.d / 4; ++k) {
         float4 const a = __ldg(x4 + k), b = __ldg(y4 + k);
         step(a.x, b.x), step(a.y, b.y), step(a.z, b.z), step(a.w, b.w);
@@ -225,7 +232,7 @@ struct BoundedL2Kernel {
         }
         cand[0] &= valid[0];
         cand[1] &= valid[1];
-        offer_candidates(p, select, w, col0, row, local, q, cand);
+        offer_candidates(p, select, w, col0, local, s.round[warp], cand);
       }
       select.end_tile();
 
@@ -331,17 +338,26 @@ struct BoundedL2Kernel {
     }
   }
 
-  /// Each candidate's exact key, offered to the consumer: one candidate per lane per round, every
-  /// lane in every round (the consumer's offer is warp-collective).
+  /// Each candidate's exact key, offered to the consumer by the lane that found it. Rounds of 32:
+  /// the lanes list their candidates in lane order (a prefix sum of their counts), each lane
+  /// computes one listed key, and the owners offer theirs (the consumer's offer is
+  /// warp-collective: every lane calls, the same number of times).
   __device__ static void offer_candidates(Params const& p, Select& select, WorkItem const& w, std::int64_t col0,
-                                          std::int64_t const (&row)[2], int const (&local)[2], int q,
-                                          std::uint32_t (&cand)[2]) {
+                                          int const (&local)[2], Candidate (&round)[32], std::uint32_t (&cand)[2]) {
+    int const lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
     while (__any_sync(kFullWarp, (cand[0] | cand[1]) != 0)) {
-      bool const have = (cand[0] | cand[1]) != 0;
-      int const sl = cand[0] != 0 ? 0 : 1;  // selects, not indices: the arrays stay in registers
-      int const r = sl == 0 ? local[0] : local[1];
-      Entry e = Traits::empty();
-      if (have) {
+      int const mine = __popc(cand[0]) + __popc(cand[1]);
+      int before = mine;  // inclusive, then exclusive prefix
+#pragma unroll
+      for (int delta = 1; delta < 32; delta *= 2) {
+        int const v = __shfl_up_sync(kFullWarp, before, delta);
+        if (lane >= delta) before += v;
+      }
+      int const total = __shfl_sync(kFullWarp, before, 31);
+      before -= mine;
+      int const listed = max(0, min(mine, 32 - before));
+      for (int i = 0; i < listed; ++i) {
+        int const sl = cand[0] != 0 ? 0 : 1;
         std::uint32_t const bits = sl == 0 ? cand[0] : cand[1];
         int const b = __ffs(static_cast<int>(bits)) - 1;
         if (sl == 0) {
@@ -349,12 +365,31 @@ struct BoundedL2Kernel {
         } else {
           cand[1] &= cand[1] - 1;
         }
-        std::int64_t const col = col0 + 8 * (b / 2) + 2 * q + b % 2;
-        e = Traits::entry(exact_key(p, sl == 0 ? row[0] : row[1], col), static_cast<std::uint32_t>(col - w.tile.y_begin));
+        round[before + i].code = static_cast<std::uint32_t>(lane << 6 | sl << 5 | b);
       }
-      select.offer(have, sl, r, e);
+      __syncwarp();
+      if (lane < min(total, 32)) {
+        std::uint32_t const code = round[lane].code;
+        int const owner = static_cast<int>(code >> 6), sl = (code >> 5) & 1, b = code & 31;
+        std::int64_t const row = w.tile.row0 + fragment(2 * warp + sl, owner / 4);
+        round[lane].key = exact_key(p, row, column(col0, b, owner % 4));
+      }
+      __syncwarp();
+      int const offers = __reduce_max_sync(kFullWarp, static_cast<unsigned>(listed));
+      for (int i = 0; i < offers; ++i) {
+        bool const have = i < listed;
+        Candidate const c = round[have ? before + i : 0];
+        int const sl = (c.code >> 5) & 1;
+        std::int64_t const col = column(col0, c.code & 31, lane % 4);
+        Entry const e = have ? Traits::entry(c.key, static_cast<std::uint32_t>(col - w.tile.y_begin)) : Traits::empty();
+        select.offer(have, sl, sl == 0 ? local[0] : local[1], e);
+      }
+      __syncwarp();  // the next round overwrites the list
     }
   }
+
+  /// Column of mask bit b of the lane with lane % 4 == q in the tile at col0.
+  __device__ static std::int64_t column(std::int64_t col0, int b, int q) { return col0 + 8 * (b / 2) + 2 * q + b % 2; }
 };
 
 template <class Kernel>
