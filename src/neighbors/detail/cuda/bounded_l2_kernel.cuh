@@ -78,16 +78,19 @@ struct BoundedL2Kernel {
     cudist::detail::cuda::InterruptPoll interrupt;
   };
 
-  /// A warp's round of candidates: which pair (owner lane << 6 | slot << 5 | mask bit) and its key.
-  struct Candidate {
-    std::uint32_t code;
+  /// A candidate waiting for its exact key: its column (from y_begin), the lane that found it
+  /// and its slot (lane << 1 | slot), and the key once computed.
+  struct Pending {
+    std::uint32_t index;
+    std::uint32_t owner;
     float key;
   };
+  static constexpr int kRound = 32, kPendingCapacity = 2 * kRound;
 
   struct SharedStorage {
     typename Select::SharedStorage select;
     WorkItem work;
-    Candidate round[kThreads / 32][32];
+    Pending pending[kThreads / 32][kPendingCapacity];  // per warp
   };
 
   /// Bytes of a tile row in shared memory: 16 past the data, so that ldmatrix's 8 consecutive
@@ -100,22 +103,23 @@ struct BoundedL2Kernel {
 
   /// Rows row0.. of a rounded copy into a tile (x: in the consumers' row order; y: in column
   /// order), zero past the last row. A warp copies 32 / lanes rows at a time, lanes = the
-  /// power of two at or above the row's 16-byte chunks.
+  /// power of two at or above the row's 16-byte chunks; the addresses advance by a constant.
   __device__ static void load_tile(std::uint16_t const* base, std::int64_t rows, int depth, std::int64_t row0,
                                    unsigned char* dst, bool x_order, int tid) {
     int const chunks = depth / 8;
     int shift = 0;
     while ((1 << shift) < chunks) ++shift;
-    int const lane = tid % 32, sub = lane >> shift, q = lane & ((1 << shift) - 1);
-    int const per_pass = 32 >> shift;
-    for (int r = (tid / 32) * per_pass + sub; r < kTile; r += (kThreads / 32) * per_pass) {
-      if (q >= chunks) continue;
-      std::int64_t const row = row0 + r;
-      bool const live = row < rows;
-      std::uint16_t const* src = base + (live ? row * depth + 8 * q : 0);
+    int const lane = tid % 32, q = lane & ((1 << shift) - 1);
+    if (q >= chunks) return;
+    int const step = (kThreads / 32) << (5 - shift);  // rows per pass of the block
+    int const first = (tid / 32) * (32 >> shift) + (lane >> shift);
+    std::uint16_t const* src = base + (row0 + first) * depth + 8 * q;
+    auto const to = static_cast<unsigned>(__cvta_generic_to_shared(dst)) + 16 * q;
+    int const rb = row_bytes(depth);
+    for (int r = first; r < kTile; r += step, src += static_cast<std::int64_t>(step) * depth) {
+      bool const live = row0 + r < rows;
       int const slot = x_order ? mma::mma_row_slot(r) : r;
-      auto const to = static_cast<unsigned>(__cvta_generic_to_shared(dst + slot * row_bytes(depth) + 16 * q));
-      mma::copy_async<16>(to, src, live ? 16 : 0);
+      mma::copy_async<16>(to + slot * rb, live ? src : base, live ? 16 : 0);
     }
   }
 
@@ -197,6 +201,7 @@ struct BoundedL2Kernel {
       load_tile(p.x.values, w.tile.row_end, depth, w.tile.row0, xs, true, tid);
       load_tile(p.y.values, w.tile.y_end, depth, w.col_begin, ys[0], false, tid);
     }
+    int pending = 0;  // candidates in the warp's list (warp-uniform)
     int tiles_done = 0;
     for (std::int64_t col0 = w.col_begin; col0 < w.col_end; col0 += kTile, ++tiles_done) {
       int const buf = tiles_done % 2;
@@ -232,7 +237,7 @@ struct BoundedL2Kernel {
         }
         cand[0] &= valid[0];
         cand[1] &= valid[1];
-        offer_candidates(p, select, w, col0, local, s.round[warp], cand);
+        add_candidates(p, select, w, col0, local, s.pending[warp], pending, cand);
       }
       select.end_tile();
 
@@ -241,6 +246,7 @@ struct BoundedL2Kernel {
         break;  // the host throws Interrupted after the launch
       }
     }
+    while (pending > 0) run_round(p, select, w, local, s.pending[warp], pending);
     select.finish();
   }
 
@@ -338,13 +344,12 @@ struct BoundedL2Kernel {
     }
   }
 
-  /// Each candidate's exact key, offered to the consumer by the lane that found it. Rounds of 32:
-  /// the lanes list their candidates in lane order (a prefix sum of their counts), each lane
-  /// computes one listed key, and the owners offer theirs (the consumer's offer is
-  /// warp-collective: every lane calls, the same number of times).
-  __device__ static void offer_candidates(Params const& p, Select& select, WorkItem const& w, std::int64_t col0,
-                                          int const (&local)[2], Candidate (&round)[32], std::uint32_t (&cand)[2]) {
-    int const lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+  /// Appends the lanes' candidates to the warp's list (in lane order, by a prefix sum of their
+  /// counts); whenever it holds a round, runs one.
+  __device__ static void add_candidates(Params const& p, Select& select, WorkItem const& w, std::int64_t col0,
+                                        int const (&local)[2], Pending (&list)[kPendingCapacity], int& count,
+                                        std::uint32_t (&cand)[2]) {
+    int const lane = static_cast<int>(threadIdx.x) % 32;
     while (__any_sync(kFullWarp, (cand[0] | cand[1]) != 0)) {
       int const mine = __popc(cand[0]) + __popc(cand[1]);
       int before = mine;  // inclusive, then exclusive prefix
@@ -355,7 +360,8 @@ struct BoundedL2Kernel {
       }
       int const total = __shfl_sync(kFullWarp, before, 31);
       before -= mine;
-      int const listed = max(0, min(mine, 32 - before));
+      int const room = kPendingCapacity - count;
+      int const listed = max(0, min(mine, room - before));
       for (int i = 0; i < listed; ++i) {
         int const sl = cand[0] != 0 ? 0 : 1;
         std::uint32_t const bits = sl == 0 ? cand[0] : cand[1];
@@ -365,27 +371,52 @@ struct BoundedL2Kernel {
         } else {
           cand[1] &= cand[1] - 1;
         }
-        round[before + i].code = static_cast<std::uint32_t>(lane << 6 | sl << 5 | b);
+        auto const index = static_cast<std::uint32_t>(column(col0, b, lane % 4) - w.tile.y_begin);
+        list[count + before + i] = {index, static_cast<std::uint32_t>(lane << 1 | sl), 0.0f};
       }
+      count += min(total, room);
       __syncwarp();
-      if (lane < min(total, 32)) {
-        std::uint32_t const code = round[lane].code;
-        int const owner = static_cast<int>(code >> 6), sl = (code >> 5) & 1, b = code & 31;
-        std::int64_t const row = w.tile.row0 + fragment(2 * warp + sl, owner / 4);
-        round[lane].key = exact_key(p, row, column(col0, b, owner % 4));
-      }
-      __syncwarp();
-      int const offers = __reduce_max_sync(kFullWarp, static_cast<unsigned>(listed));
-      for (int i = 0; i < offers; ++i) {
-        bool const have = i < listed;
-        Candidate const c = round[have ? before + i : 0];
-        int const sl = (c.code >> 5) & 1;
-        std::int64_t const col = column(col0, c.code & 31, lane % 4);
-        Entry const e = have ? Traits::entry(c.key, static_cast<std::uint32_t>(col - w.tile.y_begin)) : Traits::empty();
-        select.offer(have, sl, sl == 0 ? local[0] : local[1], e);
-      }
-      __syncwarp();  // the next round overwrites the list
+      while (count >= kRound) run_round(p, select, w, local, list, count);
     }
+  }
+
+  /// The exact keys of the list's first min(count, 32) entries, one per lane, offered by the
+  /// lanes that found them (the consumer's offer is warp-collective: every lane calls, the same
+  /// number of times); the entries after them move to the front.
+  __device__ static void run_round(Params const& p, Select& select, WorkItem const& w, int const (&local)[2],
+                                   Pending (&list)[kPendingCapacity], int& count) {
+    int const lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+    int const n = min(count, kRound);
+    if (lane < n) {
+      Pending const c = list[lane];
+      int const owner = static_cast<int>(c.owner >> 1), sl = c.owner & 1;
+      std::int64_t const row = w.tile.row0 + fragment(2 * warp + sl, owner / 4);
+      list[lane].key = exact_key(p, row, w.tile.y_begin + c.index);
+    }
+    __syncwarp();
+    std::uint32_t owned = 0;
+    for (int i = 0; i < n; ++i) owned |= static_cast<std::uint32_t>(static_cast<int>(list[i].owner >> 1) == lane) << i;
+    while (__any_sync(kFullWarp, owned != 0)) {
+      bool const have = owned != 0;
+      Entry e = Traits::empty();
+      int sl = 0;
+      if (have) {
+        int const i = __ffs(static_cast<int>(owned)) - 1;
+        owned &= owned - 1;
+        Pending const c = list[i];
+        sl = c.owner & 1;
+        e = Traits::entry(c.key, c.index);
+      }
+      select.offer(have, sl, sl == 0 ? local[0] : local[1], e);
+    }
+    __syncwarp();
+    bool const moves = kRound + lane < count;
+    Pending moved{};
+    if (moves) moved = list[kRound + lane];
+    __syncwarp();
+    if (moves) list[lane] = moved;
+    count -= n;
+    __syncwarp();
   }
 
   /// Column of mask bit b of the lane with lane % 4 == q in the tile at col0.
