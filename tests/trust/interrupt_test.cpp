@@ -65,9 +65,18 @@ TEST(Interrupt, ARequestFromAnotherThreadStopsALongCpuCall) {
   EXPECT_LT(seconds_to_stop([&] { knn(backend_resources(), x, x, 5, Metric::kEuclidean); }), 1.0);
 }
 
-// One launch of the fused top-k kernel that would run for seconds on an H100 (32768 queries x
-// 4 M database rows x 64: ~8.6e12 multiply-adds; each block sweeps its whole chunk of the
-// database): its blocks poll the interrupt word between column tiles.
+/// Stops `call` (a knn into host vectors over x's rows) within a second, and checks that the
+/// library then gives `small`'s answer again after clear_interrupt().
+void expect_stopped_and_working(std::function<void()> const& call, std::function<KnnResult()> const& small) {
+  KnnResult const before = small();
+  EXPECT_LT(seconds_to_stop(call), 1.0);
+  clear_interrupt();
+  EXPECT_TRUE(identical(small(), before));
+}
+
+// One launch of the fused SIMT top-k kernel that would run for seconds on an H100 (32768
+// queries x 4 M database rows x 64 of cityblock: ~8.6e12 operations; each block sweeps its whole
+// chunk of the database): its blocks poll the interrupt word between column tiles.
 TEST(Interrupt, ARequestStopsAHugeGpuKernelOfKnnWithinASecond) {
   CUDIST_REQUIRE_BACKEND();
   if (!backend_device().is_cuda()) GTEST_SKIP() << "a GPU kernel";
@@ -75,15 +84,25 @@ TEST(Interrupt, ARequestStopsAHugeGpuKernelOfKnnWithinASecond) {
   Array const x = repeated_on_device(32768, 64, 41), y = repeated_on_device(4 << 20, 64, 42);
   std::vector<float> d(32768);
   std::vector<std::int64_t> i(32768);
-  auto const call = [&] {
-    knn(backend_resources(), x, y, 1, Metric::kEuclidean, view(d.data(), 32768, 1), view(i.data(), 32768, 1));
-  };
-  auto const small = [&] { return knn(backend_resources(), top_rows(x.view(), 300), top_rows(y.view(), 5000), 3, Metric::kEuclidean); };
-  KnnResult const before = small();
-  EXPECT_LT(seconds_to_stop(call), 1.0);
-  // The library keeps working: after clear_interrupt() the same call gives the same answer.
-  clear_interrupt();
-  EXPECT_TRUE(identical(small(), before));
+  expect_stopped_and_working(
+      [&] { knn(backend_resources(), x, y, 1, Metric::kCityblock, view(d.data(), 32768, 1), view(i.data(), 32768, 1)); },
+      [&] { return knn(backend_resources(), top_rows(x.view(), 300), top_rows(y.view(), 5000), 3, Metric::kCityblock); });
+}
+
+// The tensor-core search of euclidean knn (bounded_l2_kernel.cuh) polls the same way. It does
+// 32768 x 4 M x 64 in about a quarter of a second on the H100 (finished before a request 200 ms
+// in), so this one has 16 times the queries: seconds of work.
+TEST(Interrupt, ARequestStopsAHugeTensorCoreKnnWithinASecond) {
+  CUDIST_REQUIRE_BACKEND();
+  if (!backend_device().is_cuda()) GTEST_SKIP() << "a GPU kernel";
+  ClearedInterrupt const cleared;
+  std::int64_t const m = 16 * 32768;
+  Array const x = repeated_on_device(m, 64, 43), y = repeated_on_device(4 << 20, 64, 44);
+  std::vector<float> d(m);
+  std::vector<std::int64_t> i(m);
+  expect_stopped_and_working(
+      [&] { knn(backend_resources(), x, y, 1, Metric::kEuclidean, view(d.data(), m, 1), view(i.data(), m, 1)); },
+      [&] { return knn(backend_resources(), top_rows(x.view(), 300), top_rows(y.view(), 5000), 3, Metric::kEuclidean); });
 }
 
 // One launch of the pairwise kernel, minkowski p = 3 (a pow per term) over depth 4096 into host
