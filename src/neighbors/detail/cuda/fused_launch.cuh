@@ -15,6 +15,7 @@
 #include "distance/detail/dispatch_op.hpp"
 #include "neighbors/detail/cuda/fused_launch.hpp"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
+#include "neighbors/detail/cuda/launch.cuh"
 
 namespace cudist::neighbors::detail::cuda {
 
@@ -76,13 +77,7 @@ void launch_fused(FusedLaunch const& f, Op const& op, SelectArgs const& a, cudaS
     CUDIST_THROW(::cudist::CudaError, "fused selection: a block needs " << smem
                  << " bytes of shared memory, this device allows " << device_smem);
   }
-  auto const kernel = fused_select_kernel<Kernel>;
-  CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-  kernel<<<static_cast<unsigned>(f.blocks), Kernel::kThreads, smem, stream>>>(p);
-  CUDIST_CHECK_LAUNCH();
-#if defined(CUDIST_DEBUG_SYNC)
-  CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
-#endif
+  launch_with_smem(fused_select_kernel<Kernel>, f.blocks, Kernel::kThreads, smem, p, stream);
 }
 
 /// Calls f(op, Elem const* tag) for the exact integer ops: bit Hamming on words or bytes, squared

@@ -27,4 +27,17 @@ void launch(std::int64_t items, int items_per_block, typename Kernel::Params con
 #endif
 }
 
+/// Launches a kernel that takes its Params by value with `smem` bytes of dynamic shared memory
+/// (opted in beyond the 48 KB default), checked.
+template <class Params>
+void launch_with_smem(void (*kernel)(Params), std::int64_t blocks, int threads, std::size_t smem,
+                      Params const& p, cudaStream_t stream) {
+  CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  kernel<<<static_cast<unsigned>(blocks), threads, smem, stream>>>(p);
+  CUDIST_CHECK_LAUNCH();
+#if defined(CUDIST_DEBUG_SYNC)
+  CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
+#endif
+}
+
 }  // namespace cudist::neighbors::detail::cuda

@@ -11,6 +11,7 @@
 #include "distance/detail/cuda/pairwise_launch.cuh"
 #include "distance/detail/dispatch_op.hpp"
 #include "neighbors/detail/cuda/bounded_l2_kernel.cuh"
+#include "neighbors/detail/cuda/launch.cuh"
 #include "neighbors/detail/cuda/lane_two_best_select.cuh"
 #include "neighbors/detail/cuda/row_buffer_select.cuh"
 
@@ -53,14 +54,8 @@ void launch(BoundedL2Form const& form, FusedLaunch const& f, SelectArgs const& a
   p.slack = form.bound.slack;
   p.select = *select;
   p.interrupt = cudist::detail::cuda::interrupt_poll();
-  std::size_t const smem = Kernel::smem_bytes(*select, form.x.depth);
-  auto const kernel = bounded_l2_kernel<Kernel>;
-  CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-  kernel<<<static_cast<unsigned>(f.blocks), Kernel::kThreads, smem, stream>>>(p);
-  CUDIST_CHECK_LAUNCH();
-#if defined(CUDIST_DEBUG_SYNC)
-  CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
-#endif
+  launch_with_smem(bounded_l2_kernel<Kernel>, f.blocks, Kernel::kThreads, Kernel::smem_bytes(*select, form.x.depth), p,
+                   stream);
 }
 
 }  // namespace
