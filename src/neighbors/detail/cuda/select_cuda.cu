@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/cuda/check.hpp"
+#include "cudist/core/error.hpp"
 #include "core/cuda/device_features.hpp"
 #include "core/detail/expects.hpp"
 #include "distance/detail/cuda/packed_u8_l2.cuh"
@@ -167,9 +168,16 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
   a.partial = partial.data();
   a.chunks = g.grid.chunks;
   FusedLaunch const f{&p, g.grid, g.blocks, column_best};
+  std::vector<Array> keep;  // the rounded rows, freed in stream order after the launch
+  std::optional<BoundedL2Form> form;
   if (bounded) {
-    std::vector<Array> keep;  // the rounded rows, freed in stream order after the launch
-    run_bounded_l2(bounded_l2_form(p, keep, stream), f, a, stream);
+    try {
+      form = bounded_l2_form(p, keep, stream);
+    } catch (OutOfMemory const&) {  // no room for the float16 copies: the SIMT path needs none
+    }
+  }
+  if (form) {
+    run_bounded_l2(*form, f, a, stream);
   } else {
     entry_for(two_best ? kTwoBest : kTopK, p)(f, a, stream);
   }
