@@ -98,20 +98,20 @@ class RunningTopK {
 };
 
 template <class Out>
-void run_chunks(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_t k,
-                Metric metric, MetricParams const& params, MatrixView distances, MatrixView indices,
-                std::int64_t chunk_rows) {
+RankSpec run_chunks(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_t k,
+                    Metric metric, MetricParams const& params, MatrixView distances, MatrixView indices,
+                    std::int64_t chunk_rows, Reported reported) {
   std::uint64_t const requests = cudist::detail::interrupt_requests();
   RunningTopK<Out> best(x.rows, k, metric == Metric::kInnerProduct);
   std::optional<Array> x_stage;  // the queries go to the device once, not with every chunk
   ConstMatrixView const xs = cudist::detail::staged(x, res.device, res.stream, x_stage);
-  bool sqrt_distance = false;
+  RankSpec rank;
   for (std::int64_t r0 = 0; r0 < y.rows; r0 += chunk_rows) {
     cudist::detail::throw_if_interrupted(who);
     std::int64_t const r1 = std::min(y.rows, r0 + chunk_rows);
     ConstMatrixView const chunk = rows_of(y, r0, r1);
     PlannedSelect planned = plan_select(who, res, xs, chunk, whole(xs, chunk), metric, params, false, false);
-    sqrt_distance = planned.problem.rank.sqrt_distance;
+    rank = planned.problem.rank;
     planned.problem.rank.sqrt_distance = false;  // merge on the keys; the root of the answers only
     std::int64_t const kc = std::min(k, r1 - r0);
     Array chunk_d = Array::allocate(x.rows, kc, planned.problem.distance_dtype, res.device, res.stream);
@@ -127,7 +127,8 @@ void run_chunks(char const* who, Resources const& res, ConstMatrixView x, ConstM
     best.merge(host_d.data_as<Out>(), host_i.data_as<std::int64_t>(), kc, r0);
     cudist::detail::report_progress(who, r1, y.rows);
   }
-  best.write(sqrt_distance, distances, indices, res.stream);
+  best.write(rank.sqrt_distance && reported == Reported::kDistances, distances, indices, res.stream);
+  return rank;
 }
 
 }  // namespace
@@ -147,16 +148,15 @@ std::int64_t database_chunk_rows(Resources const& res, ConstMatrixView y) {
   return std::clamp<std::int64_t>(static_cast<std::int64_t>(room / row_bytes), 1, y.rows);
 }
 
-void knn_in_database_chunks(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
-                            std::int64_t k, Metric metric, KnnOptions const& options, MatrixView distances,
-                            MatrixView indices, std::int64_t chunk_rows) {
+RankSpec knn_in_database_chunks(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
+                                std::int64_t k, Metric metric, KnnOptions const& options, MatrixView distances,
+                                MatrixView indices, std::int64_t chunk_rows, Reported reported) {
   // Defaults estimated from a chunk would differ from chunk to chunk: estimate them from all rows.
   MetricParams const params = cudist::detail::with_estimates(res, who, metric, options.params, x, y);
   if (distance_output_dtype(x.dtype) == DType::kFloat64) {
-    run_chunks<double>(who, res, x, y, k, metric, params, distances, indices, chunk_rows);
-  } else {
-    run_chunks<float>(who, res, x, y, k, metric, params, distances, indices, chunk_rows);
+    return run_chunks<double>(who, res, x, y, k, metric, params, distances, indices, chunk_rows, reported);
   }
+  return run_chunks<float>(who, res, x, y, k, metric, params, distances, indices, chunk_rows, reported);
 }
 
 }  // namespace cudist::neighbors::detail

@@ -12,6 +12,7 @@
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/split.hpp"
 #include "neighbors/detail/backend.hpp"
+#include "neighbors/detail/database_chunks.hpp"
 #include "neighbors/detail/keys.hpp"
 #include "neighbors/detail/plan.hpp"
 
@@ -53,15 +54,27 @@ ShardBest shard_best(char const* who, Resources const& shard, ConstMatrixView x,
                      RowRange part, std::int64_t k, Metric metric, MetricParams const& params) {
   ShardBest best;
   if (part.size() == 0 || x.rows == 0) return best;
-  std::optional<Array> x_copy, y_copy;
-  ConstMatrixView const xs = readable_on(shard, x, x_copy);
-  ConstMatrixView const ys = readable_on(shard, row_slice(y, part), y_copy);
-  PlannedSelect planned = plan_select(who, shard, xs, ys, whole(xs, ys), metric, params, false, false);
-  best.rank = planned.problem.rank;
-  planned.problem.rank.sqrt_distance = false;
-  KnnResult host = best_on_host(shard, planned.problem, k);
-  best.values = std::move(host.distances);
-  best.indices = std::move(host.indices);
+  ConstMatrixView const part_y = row_slice(y, part);
+  if (std::int64_t const chunk_rows = database_chunk_rows(shard, part_y)) {
+    // A part in host memory beyond the shard's budget streams through it in chunks, as one
+    // device's knn does; its keys merge with the other shards' below.
+    best.values = Array::allocate(x.rows, k, distance_output_dtype(x.dtype), Device::cpu());
+    best.indices = Array::allocate(x.rows, k, DType::kInt64, Device::cpu());
+    KnnOptions options;
+    options.params = params;
+    best.rank = knn_in_database_chunks(who, shard, x, part_y, k, metric, options, best.values.view(),
+                                       best.indices.view(), chunk_rows, Reported::kKeys);
+  } else {
+    std::optional<Array> x_copy, y_copy;
+    ConstMatrixView const xs = readable_on(shard, x, x_copy);
+    ConstMatrixView const ys = readable_on(shard, part_y, y_copy);
+    PlannedSelect planned = plan_select(who, shard, xs, ys, whole(xs, ys), metric, params, false, false);
+    best.rank = planned.problem.rank;
+    planned.problem.rank.sqrt_distance = false;
+    KnnResult host = best_on_host(shard, planned.problem, k);
+    best.values = std::move(host.distances);
+    best.indices = std::move(host.indices);
+  }
   std::int64_t* const j = best.indices.data_as<std::int64_t>();
   for (std::int64_t e = 0; e < best.indices.size(); ++e) j[e] += j[e] >= 0 ? part.begin : 0;
   best.ran = true;

@@ -5,6 +5,7 @@
 // rows, k larger than a shard, empty shards (more shards than rows of y), padding, every metric.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -17,6 +18,7 @@
 #include "common/reduced.hpp"
 #include "core/detail/split.hpp"
 #include "cudist/core/error.hpp"
+#include "cudist/core/progress.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "neighbors/detail/split_select.hpp"
 #include "neighbors/neighbors_test_util.hpp"
@@ -118,6 +120,45 @@ TEST(SplitKnn, EqualsTheUnsplitCallForEveryMetric) {
       }
     }
   }
+}
+
+// Host rows of y whose parts exceed each shard's memory budget: every shard streams its part
+// in chunks (database_chunks.hpp), ranking on the keys, and the merged answer is still the
+// unsplit call's, bit for bit: knn, a self-join, and match with the mutual check (whose second
+// pass takes x as the database).
+/// Chunks the progress hook has seen (the chunked path reports one per chunk).
+std::atomic<int> chunks_reported{0};
+void count_chunk(char const*, std::int64_t, std::int64_t) { ++chunks_reported; }
+
+TEST(SplitKnn, PartsBeyondTheShardsBudgetStreamInChunks) {
+  CUDIST_REQUIRE_BACKEND();
+  ProgressHook const previous = set_progress_hook(count_chunk);
+  struct Restore {
+    ProgressHook hook;
+    ~Restore() { set_progress_hook(hook); }
+  } const restore{previous};
+  chunks_reported = 0;
+  std::vector<Resources> shards = shards_of(3);
+  for (Resources& shard : shards) shard.memory_budget = 4096;  // a part of y is ~24 KB
+  test::TestMatrix const x = test::random_integers(37, 9, DType::kFloat32, -3, 3, 61);
+  test::TestMatrix const y = test::random_integers(1000, 9, DType::kFloat32, -3, 3, 62);
+  for (Metric metric : {Metric::kEuclidean, Metric::kCityblock, Metric::kInnerProduct}) {
+    for (std::int64_t k : {1, 5, 40}) {
+      KnnResult const want = knn(test::backend_resources(), x.array, y.array, k, metric);
+      KnnResult const got = split_knn("knn", shards, x.array, y.array, k, metric, {});
+      EXPECT_TRUE(test::identical(got, want)) << metric_name(metric) << " k=" << k;
+    }
+  }
+  KnnResult const self_want = self_knn(test::backend_resources(), y.array, 4, Metric::kEuclidean);
+  KnnResult const self_got = neighbors::detail::split_self_knn("self_knn", shards, y.array, 4, Metric::kEuclidean, {}, true);
+  EXPECT_TRUE(test::identical(self_got, self_want)) << "self-join";
+  MatchOptions mutual;
+  mutual.mutual = true;
+  mutual.ratio = 1.0;
+  MatchResult const match_want = match(test::backend_resources(), x.array, y.array, Metric::kEuclidean, mutual);
+  MatchResult const match_got = split_match("match", shards, x.array, y.array, Metric::kEuclidean, mutual);
+  EXPECT_TRUE(test::identical(match_got, match_want)) << "match, mutual";
+  EXPECT_GT(chunks_reported.load(), 9 * 3) << "the shards streamed their parts";  // >= 5 chunks a part
 }
 
 TEST(SplitKnn, TiesKeepTheSmallerIndexAcrossShards) {

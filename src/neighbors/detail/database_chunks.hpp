@@ -8,6 +8,7 @@
 #include "cudist/core/matrix_view.hpp"
 #include "cudist/core/resources.hpp"
 #include "cudist/neighbors/knn.hpp"
+#include "neighbors/detail/keys.hpp"
 
 namespace cudist::neighbors::detail {
 
@@ -16,15 +17,20 @@ namespace cudist::neighbors::detail {
 /// the CPU, only under an explicit budget smaller than that (what the CPU tests exercise).
 std::int64_t database_chunk_rows(Resources const& res, ConstMatrixView y);
 
+/// What the chunked knn reports: the distances as the in-memory call does, or the keys the
+/// selection ranks on (euclidean not yet rooted), for a caller that merges them further (the
+/// shards of a split call).
+enum class Reported { kDistances, kKeys };
+
 /// knn(x, y) (one problem, not a self-join) chunk by chunk of `chunk_rows` rows of y, into the
 /// caller's (m, k) views. Ranks on the same keys as the in-memory call (euclidean on the squares,
 /// similarities negated; ties by the smaller index; NaN after +inf), so the answer is the same
-/// entry for entry. Exact integer distances (uint8, hamming_bits) merge on their float32 value,
-/// which is exact below 2^24. Reports progress (rows of y done) and stops on an interrupt
-/// between chunks.
+/// entry for entry; slots no row of y fills (k > n) are (NaN, -1). Exact integer distances
+/// (uint8, hamming_bits) merge on their float32 value, which is exact below 2^24. Reports
+/// progress (rows of y done) and stops on an interrupt between chunks. Returns the ranking used.
 /// @note Synchronizes: each chunk's answer comes to the host to be merged.
-void knn_in_database_chunks(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
-                            std::int64_t k, Metric metric, KnnOptions const& options, MatrixView distances,
-                            MatrixView indices, std::int64_t chunk_rows);
+RankSpec knn_in_database_chunks(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
+                                std::int64_t k, Metric metric, KnnOptions const& options, MatrixView distances,
+                                MatrixView indices, std::int64_t chunk_rows, Reported reported = Reported::kDistances);
 
 }  // namespace cudist::neighbors::detail
