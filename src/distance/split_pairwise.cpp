@@ -13,6 +13,8 @@
 #include "core/detail/split.hpp"
 #include "core/detail/validate_view.hpp"
 #include "distance/detail/compute.hpp"
+#include "distance/detail/plan.hpp"
+#include "distance/detail/row_windows.hpp"
 
 namespace cudist::detail {
 namespace {
@@ -65,6 +67,28 @@ std::vector<RowRange> split_pairs(std::int64_t n, std::size_t parts) {
   return ranges;
 }
 
+/// Rows a .. b - 1 of pdist(x) straight into their stretch of a condensed output in host
+/// memory, in windows where the shard's budget requires (an output larger than every GPU): the
+/// pdist of rows a .. n - 1 begins with exactly those rows' pairs, so its condensed layout, based
+/// at row a's place in the whole output, puts every window where the whole output has it.
+void pdist_rows_into_host(char const* who, Resources const& shard, ConstMatrixView x, std::int64_t a,
+                          std::int64_t b, MatrixView target, Metric metric, MetricParams const& params) {
+  std::int64_t const n = x.rows, rows = n - a;
+  std::size_t const es = size_of(target.dtype);
+  std::optional<Array> x_copy, x_stage;
+  ConstMatrixView const xs = staged(readable_on(shard, row_slice(x, {a, n}), x_copy), shard.device, shard.stream, x_stage);
+  std::int64_t const pairs = condensed_row_start(rows, b - a);
+  MatrixView const local{static_cast<char*>(target.data) + condensed_row_start(n, a) * static_cast<std::int64_t>(es), 1,
+                         pairs, pairs, target.dtype, Memory::kHost};
+  PlannedPairwise const planned =
+      plan_pairwise(shard, who, xs, xs, true, local, OutputLayout::kCondensed, metric, params);
+  std::int64_t per_window = window_rows(shard, who, Memory::kHost, b - a, static_cast<double>(es) * static_cast<double>(rows - 1),
+                                        static_cast<double>(es) * static_cast<double>(pairs));
+  // It fits: one window on the CPU; on a GPU two, as the pipeline keeps two in flight.
+  if (per_window == 0) per_window = shard.device.is_cuda() ? std::max<std::int64_t>(1, (b - a + 1) / 2) : b - a;
+  run_pairwise_in_windows(shard, who, planned.problem, per_window, 0, b - a);
+}
+
 }  // namespace
 
 void split_cdist(char const* who, std::vector<Resources> const& shards, ConstMatrixView x,
@@ -92,8 +116,10 @@ void split_cdist(char const* who, std::vector<Resources> const& shards, ConstMat
   });
 }
 
-// The part of rows [a, b) computes them against rows a + 1 .. n - 1 as a block and copies each
-// row's pairs with the rows after it into its stretch of the condensed output.
+// The part of rows [a, b) writes their pairs into its stretch of the condensed output: into host
+// memory directly, windowed where its budget requires; into device memory (which may belong to
+// another GPU) by computing them against rows a + 1 .. n - 1 as a block and copying each row's
+// pairs after it.
 void split_pdist(char const* who, std::vector<Resources> const& shards, ConstMatrixView x,
                  MatrixView out, Metric metric, MetricParams const& params) {
   std::int64_t const n = x.rows;
@@ -105,6 +131,7 @@ void split_pdist(char const* who, std::vector<Resources> const& shards, ConstMat
     std::int64_t const a = parts[s].begin, b = std::min(parts[s].end, n - 1);
     if (b <= a) return;
     Resources const& shard = shards[s];
+    if (target.memory == Memory::kHost) return pdist_rows_into_host(who, shard, x, a, b, target, metric, params);
     std::optional<Array> x_copy, y_copy;
     ConstMatrixView const xs = readable_on(shard, row_slice(x, {a, b}), x_copy);
     ConstMatrixView const ys = readable_on(shard, row_slice(x, {a + 1, n}), y_copy);

@@ -63,16 +63,16 @@ void copy_on_all_cores(ConstMatrixView src, MatrixView dst) {
   }
 }
 
-void run_cpu_windows(char const* who, PairwiseProblem const& problem, std::int64_t rows_per_window) {
-  std::int64_t const m = problem.x.rows;
-  for (std::int64_t r0 = 0; r0 < m; r0 += rows_per_window) {
+void run_cpu_windows(char const* who, PairwiseProblem const& problem, std::int64_t rows_per_window,
+                     std::int64_t first, std::int64_t last) {
+  for (std::int64_t r0 = first; r0 < last; r0 += rows_per_window) {
     throw_if_interrupted(who);
     PairwiseProblem window = problem;
     window.row_begin = r0;
-    window.row_end = std::min(m, r0 + rows_per_window);
+    window.row_end = std::min(last, r0 + rows_per_window);
     window.out = out_window(problem, window.row_begin, window.row_end);
     cpu::pairwise(window);
-    report_progress(who, window.row_end, m);
+    report_progress(who, window.row_end - first, last - first);
   }
 }
 
@@ -105,12 +105,11 @@ struct Slots {
 };
 
 void run_cuda_windows(Resources const& res, char const* who, PairwiseProblem const& problem,
-                      std::int64_t rows_per_window) {
-  std::int64_t const m = problem.x.rows;
+                      std::int64_t rows_per_window, std::int64_t first, std::int64_t last) {
   std::uint64_t const requests = interrupt_requests();
   std::size_t const es = size_of(problem.out.dtype);
   bool const direct = cuda_pointer_is_pinned_host(problem.out.data);
-  MatrixView const largest = out_window(problem, 0, std::min(m, rows_per_window));  // the first
+  MatrixView const largest = out_window(problem, first, std::min(last, first + rows_per_window));  // the first
   std::size_t const window_bytes = static_cast<std::size_t>(largest.size()) * es;
 
   // Each slot's stream starts after the work already queued on res.stream (staged and prepared
@@ -131,18 +130,18 @@ void run_cuda_windows(Resources const& res, char const* who, PairwiseProblem con
     throw_if_interrupted(who, requests);  // a stopped kernel left this window unfinished
     MatrixView const place = out_window(problem, s.r0, s.r1);
     if (!direct) copy_on_all_cores(dense_like(place, s.staging.get(), Memory::kHost), place);
-    report_progress(who, s.r1, m);
+    report_progress(who, s.r1 - first, last - first);
     s.r0 = s.r1 = 0;
   };
 
   std::int64_t windows = 0;
-  for (std::int64_t r0 = 0; r0 < m; r0 += rows_per_window, ++windows) {
+  for (std::int64_t r0 = first; r0 < last; r0 += rows_per_window, ++windows) {
     Slot& s = slots.slot[windows % kWindowsInFlight];
     finish(s);  // the window before the previous one: its buffers are free again
     throw_if_interrupted(who);
     PairwiseProblem window = problem;
     window.row_begin = r0;
-    window.row_end = std::min(m, r0 + rows_per_window);
+    window.row_end = std::min(last, r0 + rows_per_window);
     MatrixView const place = out_window(problem, window.row_begin, window.row_end);
     window.out = dense_like(place, s.block.data(), Memory::kDevice);
     cuda::pairwise(window, s.stream.get());
@@ -179,11 +178,12 @@ std::int64_t window_rows(Resources const& res, char const* who, Memory out_memor
 }
 
 void run_pairwise_in_windows(Resources const& res, char const* who, PairwiseProblem const& problem,
-                             std::int64_t rows_per_window) {
+                             std::int64_t rows_per_window, std::int64_t first, std::int64_t last) {
+  if (last < 0) last = problem.x.rows;
   if (res.device.is_cuda()) {
-    run_cuda_windows(res, who, problem, rows_per_window);
+    run_cuda_windows(res, who, problem, rows_per_window, first, last);
   } else {
-    run_cpu_windows(who, problem, rows_per_window);
+    run_cpu_windows(who, problem, rows_per_window, first, last);
   }
 }
 

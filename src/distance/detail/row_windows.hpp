@@ -20,13 +20,14 @@ namespace cudist::detail {
 std::int64_t window_rows(Resources const& res, char const* who, Memory out_memory, std::int64_t rows,
                          double row_bytes, double total_bytes);
 
-/// Runs `problem` (inputs in res.device's memory, problem.out the whole result in host memory)
-/// in windows of `rows_per_window` rows, reporting progress (report_progress) after each window
-/// and stopping with Interrupted between windows. On a GPU: two windows in flight on two streams
-/// of their own, each kernel's output copied to the host while the next kernel runs, directly
-/// into out when it is page-locked, else through page-locked staging buffers.
+/// Runs rows first .. last - 1 of `problem` (inputs in res.device's memory, problem.out the
+/// whole result in host memory; last < 0: to the end) in windows of `rows_per_window` rows,
+/// reporting progress (report_progress: rows of the range done) after each window and stopping
+/// with Interrupted between windows. On a GPU: two windows in flight on two streams of their own,
+/// each kernel's output copied to the host while the next kernel runs, directly into out when it
+/// is page-locked, else through page-locked staging buffers.
 /// @note Synchronizes res.stream (the work queued on it comes first).
 void run_pairwise_in_windows(Resources const& res, char const* who, PairwiseProblem const& problem,
-                             std::int64_t rows_per_window);
+                             std::int64_t rows_per_window, std::int64_t first = 0, std::int64_t last = -1);
 
 }  // namespace cudist::detail
