@@ -165,10 +165,13 @@ TEST(KnnTensorCores, MatchingRealDescriptorsAsTheSimtPath) {
   ConstMatrixView const queries(base, 2000, d, d, DType::kFloat32, Memory::kDevice);
   ConstMatrixView const train(base + 2000 * d, rows - 2000, d, d, DType::kFloat32, Memory::kDevice);
   for (double ratio : {0.75, 1.0}) {
-    MatchOptions o;
-    o.ratio = ratio;
-    auto const [tensor, simt] = on_both_paths([&] { return match(res, queries, train, Metric::kEuclidean, o); });
-    EXPECT_TRUE(test::identical(tensor, simt)) << "ratio " << ratio;
+    for (bool mutual : {false, true}) {  // mutual: a second tensor-core pass against the observer
+      MatchOptions o;
+      o.ratio = ratio;
+      o.mutual = mutual;
+      auto const [tensor, simt] = on_both_paths([&] { return match(res, queries, train, Metric::kEuclidean, o); });
+      EXPECT_TRUE(test::identical(tensor, simt)) << "ratio " << ratio << (mutual ? ", mutual" : "");
+    }
   }
   auto const [tensor, simt] = on_both_paths([&] { return knn(res, queries, train, 10, Metric::kEuclidean); });
   EXPECT_TRUE(test::identical(tensor, simt)) << "knn k 10";

@@ -226,13 +226,22 @@ SelectProblem swapped(SelectProblem const& p) {
   return r;
 }
 
+/// Whether knn with this k takes the tensor-core search (bounded_l2.hpp).
+bool bounded_knn_for(SelectProblem const& p, std::int64_t k) {
+  SelectArgs a;
+  a.k = static_cast<int>(k);
+  a.capacity = k <= 2 ? 0 : row_buffer_capacity(k);
+  return fused_knn_for(p, k) && bounded_l2_applies(p, k, a, false);
+}
+
 /// best_query[j]: the query row that column j is nearest to. Fused as an observer of the 2-NN
-/// pass where entries are 64-bit; float64 entries are 128-bit (no atomic minimum), and the
-/// sorted path has no observer, so there a second pass selects the 1-NN of each row of y among
-/// the rows of x.
+/// pass where entries are 64-bit; float64 entries are 128-bit (no atomic minimum), the sorted
+/// path has no observer, and the tensor-core search rules out pairs that the observer would
+/// need, so there a second pass selects the 1-NN of each row of y among the rows of x (the same
+/// sums: (a - b)^2 = (b - a)^2 exactly, so the same answer as the observer's).
 Array best_queries(SelectProblem const& p, MatrixView d2, MatrixView i2, cudaStream_t stream) {
   Array best = device_array(1, p.n(), DType::kInt64, stream);
-  if (entry_bytes(p) == sizeof(WideEntry) || !fused_knn_for(p, 2)) {
+  if (entry_bytes(p) == sizeof(WideEntry) || !fused_knn_for(p, 2) || bounded_knn_for(p, 2)) {
     knn_into(p, 2, d2, i2, nullptr, stream);
     Array rd = device_array(p.n(), 1, p.distance_dtype, stream);
     MatrixView const bi(best.data(), p.n(), 1, 1, DType::kInt64, Memory::kDevice);
