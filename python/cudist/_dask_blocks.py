@@ -8,7 +8,7 @@ the block starts, so merged results index the whole collection as the single-pro
 
 import numpy as np
 
-from . import distance, neighbors
+from . import _cudist, distance, neighbors
 
 
 def _array_module(array):
@@ -20,12 +20,23 @@ def _array_module(array):
     return np
 
 
-def _aligned(array):
+def _aligned(array, device):
     """`array`, or an aligned copy of a NumPy array that dask.distributed received into a buffer
-    at an offset that is not a multiple of its element size (which cudist refuses)."""
-    if isinstance(array, np.ndarray) and not array.flags.aligned:
+    at an offset that is not a multiple of its element size. A call on one GPU takes such an
+    array as it is: its bytes go to the device anyway (python/src/array_views.hpp), where a host
+    copy would cost a pass over the block (docs/dask.md). The CPU and split calls refuse it."""
+    if isinstance(array, np.ndarray) and not array.flags.aligned and not _one_gpu(device):
         return array.copy()
     return array
+
+
+def _one_gpu(device):
+    """Whether a call with this device argument on a NumPy block runs on one GPU (None: the
+    block's own device, the CPU)."""
+    if device is None:
+        return False
+    name = _cudist.canonical_device(str(device))
+    return name.startswith("cuda:") and "," not in name
 
 
 def knn_block(XA, XB, first_row, k, metric, device, params):
@@ -36,8 +47,8 @@ def knn_block(XA, XB, first_row, k, metric, device, params):
         xp = _array_module(XA)
         dtype = "float64" if XA.dtype == np.float64 else "float32"
         return (xp.empty((XA.shape[0], 0), dtype=dtype), xp.empty((XA.shape[0], 0), dtype="int64"))
-    distances, indices = neighbors.knn(_aligned(XA), _aligned(XB), k_here, metric, device=device,
-                                       **params)
+    distances, indices = neighbors.knn(_aligned(XA, device), _aligned(XB, device), k_here, metric,
+                                       device=device, **params)
     return distances, indices + first_row
 
 
@@ -91,11 +102,11 @@ def match_rows(best_distances, best_indices, first_query, nearest_query, ratio, 
 
 
 def cdist_block(XA, XB, metric, device, params):
-    return distance.cdist(_aligned(XA), _aligned(XB), metric, device=device, **params)
+    return distance.cdist(_aligned(XA, device), _aligned(XB, device), metric, device=device, **params)
 
 
 def pdist_block(X, metric, device, params):
-    return distance.pdist(_aligned(X), metric, device=device, **params)
+    return distance.pdist(_aligned(X, device), metric, device=device, **params)
 
 
 def condensed_rows(diagonal, right, rows):

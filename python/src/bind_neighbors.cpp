@@ -30,10 +30,12 @@ namespace {
 /// Batch offsets as the Python wrappers hand them over: int64 NumPy vectors.
 using OffsetArray = nb::ndarray<std::int64_t const, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
-/// The query and candidate rows of one call, checked, with where it runs.
+/// The query and candidate rows of one call, checked, with where it runs (and device copies of
+/// misaligned host rows: device_copy_if_misaligned).
 struct Rows {
   ConstMatrixView x, y;
   Resources res;
+  std::optional<Array> x_copy, y_copy;
 };
 
 ConstMatrixView rows_view(InputArray const& a, char const* who, char const* name, Device device) {
@@ -45,9 +47,14 @@ ConstMatrixView rows_view(InputArray const& a, char const* who, char const* name
 
 Rows rows_of(char const* who, InputArray const& xa, InputArray const& xb, std::string const& device,
              std::uintptr_t stream) {
-  Resources const res(DeviceSet::parse(device), reinterpret_cast<void*>(stream));
-  Rows const r{rows_view(xa, who, "XA", res.device), rows_view(xb, who, "XB", res.device), res};
+  Rows r;
+  r.res = Resources(DeviceSet::parse(device), reinterpret_cast<void*>(stream));
+  r.x = rows_view(xa, who, "XA", r.res.device);
+  r.y = rows_view(xb, who, "XB", r.res.device);
   expect_distance_dtypes(who, r.x, r.y, "XA", "XB");
+  bool const same = r.x.data == r.y.data && r.x.rows == r.y.rows && r.x.stride == r.y.stride;
+  r.x = device_copy_if_misaligned(r.x, r.res, r.x_copy);
+  r.y = same ? r.x : device_copy_if_misaligned(r.y, r.res, r.y_copy);  // a self-join stays one
   return r;
 }
 
