@@ -149,4 +149,12 @@ ConstMatrixView device_copy_if_misaligned(ConstMatrixView v, Resources const& re
   return copy->view();
 }
 
+InputPair device_copies_if_misaligned(ConstMatrixView x, ConstMatrixView y, Resources const& res) {
+  bool const same = x.data == y.data && x.rows == y.rows && x.stride == y.stride;
+  InputPair in;
+  in.x = device_copy_if_misaligned(x, res, in.x_copy);
+  in.y = same ? in.x : device_copy_if_misaligned(y, res, in.y_copy);
+  return in;
+}
+
 }  // namespace cudist::python

@@ -40,6 +40,14 @@ MatrixView row_vector_view(OutputArray const& a, char const* what);
 /// a full pass over the block. CPU and split calls get `v` as it is (and the check's error).
 ConstMatrixView device_copy_if_misaligned(ConstMatrixView v, Resources const& res, std::optional<Array>& copy);
 
+/// A call's two inputs as it reads them: each as device_copy_if_misaligned leaves it, and a
+/// self-join (y the same matrix as x) kept one matrix, so that the library still sees x as y.
+struct InputPair {
+  ConstMatrixView x, y;
+  std::optional<Array> x_copy, y_copy;
+};
+InputPair device_copies_if_misaligned(ConstMatrixView x, ConstMatrixView y, Resources const& res);
+
 /// @throw ValueError when `a` is in the memory of another GPU than the one `device` names:
 /// a kernel on one GPU must not be handed another GPU's pointers.
 void expect_reachable(InputArray const& a, Device device, char const* what);

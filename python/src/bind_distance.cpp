@@ -39,12 +39,9 @@ void cdist_into(InputArray const& xa, InputArray const& xb, OutputArray const& o
   expect_reachable(out, res.device, "cdist: out");
   Metric const m = metric_from_name(metric);
   MetricParams const params = metric_params(p, w, V, VI);
-  std::optional<Array> x_copy, y_copy;
-  bool const same = x.data == y.data && x.rows == y.rows && x.stride == y.stride;
-  ConstMatrixView const xs = device_copy_if_misaligned(x, res, x_copy);
-  ConstMatrixView const ys = same ? xs : device_copy_if_misaligned(y, res, y_copy);  // a self-join stays one
+  InputPair const in = device_copies_if_misaligned(x, y, res);
   InterruptibleRelease released;
-  cdist(res, xs, ys, o, m, params);
+  cdist(res, in.x, in.y, o, m, params);
 }
 
 void pdist_into(InputArray const& xa, OutputArray const& out, std::string const& metric,

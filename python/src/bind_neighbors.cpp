@@ -30,12 +30,10 @@ namespace {
 /// Batch offsets as the Python wrappers hand them over: int64 NumPy vectors.
 using OffsetArray = nb::ndarray<std::int64_t const, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
-/// The query and candidate rows of one call, checked, with where it runs (and device copies of
-/// misaligned host rows: device_copy_if_misaligned).
-struct Rows {
-  ConstMatrixView x, y;
+/// The query and candidate rows of one call, checked, as it reads them (device copies of
+/// misaligned host rows: device_copies_if_misaligned), with where it runs.
+struct Rows : InputPair {
   Resources res;
-  std::optional<Array> x_copy, y_copy;
 };
 
 ConstMatrixView rows_view(InputArray const& a, char const* who, char const* name, Device device) {
@@ -47,15 +45,10 @@ ConstMatrixView rows_view(InputArray const& a, char const* who, char const* name
 
 Rows rows_of(char const* who, InputArray const& xa, InputArray const& xb, std::string const& device,
              std::uintptr_t stream) {
-  Rows r;
-  r.res = Resources(DeviceSet::parse(device), reinterpret_cast<void*>(stream));
-  r.x = rows_view(xa, who, "XA", r.res.device);
-  r.y = rows_view(xb, who, "XB", r.res.device);
-  expect_distance_dtypes(who, r.x, r.y, "XA", "XB");
-  bool const same = r.x.data == r.y.data && r.x.rows == r.y.rows && r.x.stride == r.y.stride;
-  r.x = device_copy_if_misaligned(r.x, r.res, r.x_copy);
-  r.y = same ? r.x : device_copy_if_misaligned(r.y, r.res, r.y_copy);  // a self-join stays one
-  return r;
+  Resources const res(DeviceSet::parse(device), reinterpret_cast<void*>(stream));
+  ConstMatrixView const x = rows_view(xa, who, "XA", res.device), y = rows_view(xb, who, "XB", res.device);
+  expect_distance_dtypes(who, x, y, "XA", "XB");
+  return Rows{device_copies_if_misaligned(x, y, res), res};
 }
 
 Batch batch_of(OffsetArray const& xa_offsets, OffsetArray const& xb_offsets) {

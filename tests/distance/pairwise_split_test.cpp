@@ -4,7 +4,6 @@
 // so one GPU or the CPU exercises the split path; a device set with cuda:all gives the same.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <limits>
 #include <string>
 #include <vector>
@@ -12,7 +11,7 @@
 #include "common/backend.hpp"
 #include "common/compare.hpp"
 #include "common/data.hpp"
-#include "cudist/core/progress.hpp"
+#include "common/progress_count.hpp"
 #include "cudist/distance/pairwise.hpp"
 #include "distance/detail/split_pairwise.hpp"
 
@@ -92,31 +91,22 @@ TEST(SplitPdist, EqualsTheUnsplitCall) {
   }
 }
 
-/// Windows the progress hook has seen (out-of-core runs report one per window).
-std::atomic<int> windows_reported{0};
-void count_window(char const*, std::int64_t, std::int64_t) { ++windows_reported; }
-
 // A condensed output in host memory larger than each shard's budget: every shard writes its rows'
 // pairs straight into their stretch, window by window, and the result is still the unsplit
 // pdist's, bit for bit.
 TEST(SplitPdist, HostOutputsBeyondTheShardsBudgetGoInWindows) {
   CUDIST_REQUIRE_BACKEND();
-  ProgressHook const previous = set_progress_hook(count_window);
-  struct Restore {
-    ProgressHook hook;
-    ~Restore() { set_progress_hook(hook); }
-  } const restore{previous};
   test::TestMatrix x = test::random_reals(300, 5, DType::kFloat32, -1, 1, 81);  // 44850 pairs, 179 KB
   test::store(x.array, 5 * 7, std::numeric_limits<double>::quiet_NaN());
   Array const want = test::to_host(pdist(test::backend_resources(), test::to_backend(x.array), Metric::kEuclidean));
   for (std::size_t shards : {1u, 3u}) {
     std::vector<Resources> set(shards, test::backend_resources());
     for (Resources& shard : set) shard.memory_budget = 16 << 10;
-    windows_reported = 0;
+    test::ProgressCount const windows;  // out-of-core runs report one per window
     Array out = Array::allocate(1, 300 * 299 / 2, DType::kFloat32, Device::cpu());
     detail::split_pdist("pdist", set, x.array, out.view(), Metric::kEuclidean, {});
     EXPECT_TRUE(test::identical(out, want)) << shards << " shards";
-    EXPECT_GT(windows_reported.load(), 10) << shards << " shards: windows of at most 8 KB";
+    EXPECT_GT(windows.seen(), 10) << shards << " shards: windows of at most 8 KB";
   }
 }
 

@@ -5,7 +5,6 @@
 // rows, k larger than a shard, empty shards (more shards than rows of y), padding, every metric.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -15,10 +14,10 @@
 #include "common/backend.hpp"
 #include "common/compare.hpp"
 #include "common/data.hpp"
+#include "common/progress_count.hpp"
 #include "common/reduced.hpp"
 #include "core/detail/split.hpp"
 #include "cudist/core/error.hpp"
-#include "cudist/core/progress.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "neighbors/detail/split_select.hpp"
 #include "neighbors/neighbors_test_util.hpp"
@@ -126,18 +125,9 @@ TEST(SplitKnn, EqualsTheUnsplitCallForEveryMetric) {
 // in chunks (database_chunks.hpp), ranking on the keys, and the merged answer is still the
 // unsplit call's, bit for bit: knn, a self-join, and match with the mutual check (whose second
 // pass takes x as the database).
-/// Chunks the progress hook has seen (the chunked path reports one per chunk).
-std::atomic<int> chunks_reported{0};
-void count_chunk(char const*, std::int64_t, std::int64_t) { ++chunks_reported; }
-
 TEST(SplitKnn, PartsBeyondTheShardsBudgetStreamInChunks) {
   CUDIST_REQUIRE_BACKEND();
-  ProgressHook const previous = set_progress_hook(count_chunk);
-  struct Restore {
-    ProgressHook hook;
-    ~Restore() { set_progress_hook(hook); }
-  } const restore{previous};
-  chunks_reported = 0;
+  test::ProgressCount const chunks;  // the chunked path reports one per chunk
   std::vector<Resources> shards = shards_of(3);
   for (Resources& shard : shards) shard.memory_budget = 4096;  // a part of y is ~24 KB
   test::TestMatrix const x = test::random_integers(37, 9, DType::kFloat32, -3, 3, 61);
@@ -158,7 +148,7 @@ TEST(SplitKnn, PartsBeyondTheShardsBudgetStreamInChunks) {
   MatchResult const match_want = match(test::backend_resources(), x.array, y.array, Metric::kEuclidean, mutual);
   MatchResult const match_got = split_match("match", shards, x.array, y.array, Metric::kEuclidean, mutual);
   EXPECT_TRUE(test::identical(match_got, match_want)) << "match, mutual";
-  EXPECT_GT(chunks_reported.load(), 9 * 3) << "the shards streamed their parts";  // >= 5 chunks a part
+  EXPECT_GT(chunks.seen(), 9 * 3) << "the shards streamed their parts";  // >= 5 chunks a part
 }
 
 TEST(SplitKnn, TiesKeepTheSmallerIndexAcrossShards) {

@@ -21,15 +21,20 @@ int current_device_attribute(cudaDeviceAttr attr) {
   return value;
 }
 
+/// The environment variable is set to anything but "" or "0".
+bool flag_set(char const* name) {
+  char const* v = std::getenv(name);
+  return v != nullptr && v[0] != '\0' && std::strcmp(v, "0") != 0;
+}
+
 }  // namespace
 
 bool force_portable() {
-  static bool const forced = [] {
-    char const* v = std::getenv("CUDIST_FORCE_PORTABLE");
-    return v != nullptr && v[0] != '\0' && std::strcmp(v, "0") != 0;
-  }();
+  static bool const forced = flag_set("CUDIST_FORCE_PORTABLE");
   return forced;
 }
+
+bool simt_selection_forced() { return flag_set("CUDIST_SIMT_SELECTION"); }
 
 bool device_has_dpx() {
   return !force_portable() && current_device_attribute(cudaDevAttrComputeCapabilityMajor) >= 9;

@@ -11,6 +11,11 @@ namespace cudist::detail::cuda {
 /// CUDIST_FORCE_PORTABLE is set to anything but "" or "0" (read once per process).
 bool force_portable();
 
+/// CUDIST_SIMT_SELECTION is set to anything but "" or "0" (read at every call, so that a test can
+/// compare the two paths in one process): float32 knn / match take the SIMT engine instead of the
+/// tensor-core candidate search, with the same results.
+bool simt_selection_forced();
+
 /// The current device executes DPX instructions (__viaddmin_s32 and kin) in hardware: compute
 /// capability 9.0 and later. Older GPUs emulate them in several instructions.
 bool device_has_dpx();

@@ -1,5 +1,5 @@
 // The sm_80 instructions the warp-level tensor-core contractions share: asynchronous copies into
-// shared memory, ldmatrix, and where a tile row sits in the MMA order. Images for older GPUs
+// shared memory, ldmatrix, the MMAs, and where a tile row sits in the MMA order. Images for older GPUs
 // compile to traps: their callers check the loaded image's architecture (kernel_image_has_sm80)
 // and never launch them there.
 #pragma once
@@ -41,6 +41,32 @@ __device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], void const* row) {
                : "r"(at));
 #else
   r[0] = r[1] = r[2] = r[3] = 0;
+  __trap();
+#endif
+}
+
+/// mma.sync m16n8k32, uint8 x uint8 -> int32 (exact): c += a b.
+__device__ __forceinline__ void mma_u8(int (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile(
+      "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};\n"
+      : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
+  __trap();
+#endif
+}
+
+/// mma.sync m16n8k16, float16 x float16 with float32 accumulation: c += a b.
+__device__ __forceinline__ void mma_f16(float (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
   __trap();
 #endif
 }

@@ -113,18 +113,6 @@ struct PackedU8MmaTileKernel {
     }
   }
 
-  __device__ static void mma_u8(int (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile(
-        "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-        "{%0,%1,%2,%3};\n"
-        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#else
-    __trap();
-#endif
-  }
-
   /// Pass p's 16 x 32 dot products of the slab in shared memory, k-steps of 32 bytes.
   __device__ static void mma_pass(std::uint8_t const (&xs)[kBM][kRowBytes], std::uint8_t const (&ys)[kBN][kRowBytes],
                                   int warp, int lane, int pass, int k_steps, int (&c)[4][4]) {
@@ -137,10 +125,10 @@ struct PackedU8MmaTileKernel {
       mma::ldmatrix_x4(a, a_row + 32 * ks);
       mma::ldmatrix_x4(b01, b_row + 32 * ks);
       mma::ldmatrix_x4(b23, b_row + 16 * kRowBytes + 32 * ks);
-      mma_u8(c[0], a, b01[0], b01[1]);
-      mma_u8(c[1], a, b01[2], b01[3]);
-      mma_u8(c[2], a, b23[0], b23[1]);
-      mma_u8(c[3], a, b23[2], b23[3]);
+      mma::mma_u8(c[0], a, b01[0], b01[1]);
+      mma::mma_u8(c[1], a, b01[2], b01[3]);
+      mma::mma_u8(c[2], a, b23[0], b23[1]);
+      mma::mma_u8(c[3], a, b23[2], b23[3]);
     }
   }
 

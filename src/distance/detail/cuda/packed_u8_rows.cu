@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/cuda/check.hpp"
+#include "core/detail/validate_view.hpp"
 #include "distance/detail/cuda/packed_u8_l2.cuh"
 
 namespace cudist::detail::cuda {
@@ -47,9 +48,7 @@ std::pair<void const*, void const*> row_squares(ConstMatrixView x_words, ConstMa
                                                 std::vector<Array>& keep, void* stream) {
   keep.push_back(byte_squares(x_words, stream));
   void const* const x_sq = keep.back().data();
-  if (y_words.data == x_words.data && y_words.rows == x_words.rows && y_words.stride == x_words.stride) {
-    return {x_sq, x_sq};
-  }
+  if (same_view(x_words, y_words)) return {x_sq, x_sq};
   keep.push_back(byte_squares(y_words, stream));
   return {x_sq, keep.back().data()};
 }

@@ -26,13 +26,13 @@ struct BoundedL2Form {
 /// squared L2 (euclidean ranks on it), depth at most kMaxBoundedDepth, no mutual-check observer,
 /// a block that fits the device, sm_80 code for the device, and CUDIST_SIMT_SELECTION unset (set,
 /// the SIMT engine runs, with the same results: the tests compare the two).
-bool bounded_l2_applies(SelectProblem const& p, std::int64_t k, SelectArgs const& a, bool observer);
+bool bounded_l2_applies(SelectProblem const& p, std::int64_t k, bool observer);
 
 /// Deepest rows the search takes (its tiles stay in shared memory whole).
 constexpr std::int64_t kMaxBoundedDepth = 256;
 
-/// Shared memory of a block for k entries (the grid plan's occupancy guess uses it).
-std::size_t bounded_l2_smem(SelectArgs const& a, std::int64_t d);
+/// Shared memory of a block for k entries on rows of depth d (the grid plan's occupancy guess).
+std::size_t bounded_l2_smem(std::int64_t k, std::int64_t d);
 
 /// The rounded rows of p (y's are x's in a self-join), kept alive in `keep`.
 BoundedL2Form bounded_l2_form(SelectProblem const& p, std::vector<Array>& keep, cudaStream_t stream);

@@ -40,19 +40,6 @@ namespace cudist::neighbors::detail::cuda {
 
 namespace mma = cudist::detail::cuda::mma;
 
-/// One m16n8k16 float16 MMA with float32 accumulation, c += a b.
-__device__ __forceinline__ void mma_f16(float (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-      "{%0,%1,%2,%3};\n"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#else
-  __trap();
-#endif
-}
-
 template <template <class> class SelectT>
 struct BoundedL2Kernel {
   using Op = cudist::detail::ops::SqDiffSumOp<float, float>;
@@ -143,8 +130,8 @@ struct BoundedL2Kernel {
       for (int np = 0; np < kNTiles / 2; ++np) {
         unsigned b[4];
         mma::ldmatrix_x4(b, b_row + 16 * np * rb + 2 * k);
-        mma_f16(c[2 * np], a, b[0], b[1]);
-        mma_f16(c[2 * np + 1], a, b[2], b[3]);
+        mma::mma_f16(c[2 * np], a, b[0], b[1]);
+        mma::mma_f16(c[2 * np + 1], a, b[2], b[3]);
       }
     }
   }
@@ -252,13 +239,10 @@ struct BoundedL2Kernel {
     select.finish();
   }
 
-  /// Bit 2 nt + j of slot s: (row s, column col0 + 8 nt + 2 q + j) is a pair of the problem in
-  /// this block's chunk, and not the point itself in a self-join without it.
+  /// Bit 2 nt + j of slot s: (row s, column col0 + 8 nt + 2 q + j) holds (WorkItem::holds).
   __device__ static void valid_masks(Params const& p, WorkItem const& w, std::int64_t col0,
                                      std::int64_t const (&row)[2], int q, std::uint32_t (&valid)[2]) {
-    bool const diagonal = w.tile.row0 < col0 + kTile && col0 < w.tile.row0 + kTile;
-    bool const inside = w.tile.row0 + kTile <= w.tile.row_end && col0 + kTile <= w.col_end;
-    if (inside && !(diagonal && p.exclude_self)) {
+    if (w.holds_whole_tile(col0, p.exclude_self)) {
       valid[0] = valid[1] = ~0u;
       return;
     }
@@ -267,9 +251,7 @@ struct BoundedL2Kernel {
       valid[sl] = 0;
 #pragma unroll
       for (int b = 0; b < 32; ++b) {
-        std::int64_t const col = col0 + 8 * (b / 2) + 2 * q + b % 2;
-        bool const ok = row[sl] < w.tile.row_end && col < w.col_end && !(p.exclude_self && row[sl] == col);
-        valid[sl] |= static_cast<std::uint32_t>(ok) << b;
+        valid[sl] |= static_cast<std::uint32_t>(w.holds(row[sl], column(col0, b, q), p.exclude_self)) << b;
       }
     }
   }

@@ -50,9 +50,9 @@ struct LaneTwoBestSelect {
   __device__ void offer(bool have, int slot, int, Entry e) {
     if (!have) return;
     if (slot == 0) {
-      insert(best0_, second0_, e);
+      insert_best_two(best0_, second0_, e);
     } else {
-      insert(best1_, second1_, e);
+      insert_best_two(best1_, second1_, e);
     }
   }
 
@@ -75,27 +75,13 @@ struct LaneTwoBestSelect {
  private:
   /// The best two of the quad's pairs, in every lane of the quad.
   __device__ static void merge_quad(Entry& b0, Entry& b1) {
-#pragma unroll
-    for (int mask = 1; mask <= 2; mask *= 2) {
-      Entry const o0 = shfl_xor(b0, mask), o1 = shfl_xor(b1, mask);
-      Entry const second = min_entry(b0 < o0 ? o0 : b0, min_entry(b1, o1));  // top two of two pairs
-      b0 = min_entry(b0, o0);
-      b1 = second;
-    }
+    merge_best_two(b0, b1, 1);
+    merge_best_two(b0, b1, 2);
   }
 
   __device__ Entry row_kth(Entry b0, Entry b1) const {
     merge_quad(b0, b1);
     return p_.k == 2 ? b1 : b0;
-  }
-
-  __device__ static void insert(Entry& b0, Entry& b1, Entry e) {
-    if (e < b0) {
-      b1 = b0;
-      b0 = e;
-    } else if (e < b1) {
-      b1 = e;
-    }
   }
 
   Params const& p_;

@@ -6,7 +6,8 @@
 #include <cfloat>
 #include <cstdint>
 
-#include "core/cuda/check.hpp"
+#include "neighbors/detail/cuda/launch.cuh"
+#include "neighbors/detail/cuda/workspace.cuh"
 
 namespace cudist::neighbors::detail::cuda {
 namespace {
@@ -69,35 +70,26 @@ struct RoundRowsKernel {
   }
 };
 
-__global__ void __launch_bounds__(RoundRowsKernel::kThreads) round_rows_kernel(RoundRowsKernel::Params const p) {
-  RoundRowsKernel{}(p, blockIdx.x, static_cast<int>(threadIdx.x));
-}
-
 }  // namespace
 
 RoundedRows round_rows(ConstMatrixView rows, std::int64_t padded_rows, ExpansionBound const& bound,
                        std::vector<Array>& keep, void* stream) {
   static_assert(sizeof(LowerTerm) == 8, "two floats");
-  int device = 0;
-  CUDIST_CUDA_TRY(cudaGetDevice(&device));
   auto const s = static_cast<cudaStream_t>(stream);
   RoundedRows r;
   r.depth = rounded_depth(rows.cols);
-  keep.push_back(Array::allocate(rows.rows, r.depth, DType::kFloat16, Device::cuda(device), s));
+  keep.push_back(device_array(rows.rows, r.depth, DType::kFloat16, s));
   auto* values = static_cast<__half*>(keep.back().data());
-  keep.push_back(Array::allocate(3, padded_rows, DType::kFloat32, Device::cuda(device), s));
+  keep.push_back(device_array(3, padded_rows, DType::kFloat32, s));
   auto* terms = static_cast<float*>(keep.back().data());
   auto* lower = reinterpret_cast<LowerTerm*>(terms);
   r.values = reinterpret_cast<std::uint16_t const*>(values);
   r.lower = lower;
   r.hi = terms + 2 * padded_rows;
-  if (padded_rows == 0) return r;
-  constexpr int kRows = RoundRowsKernel::kRowsPerBlock;
-  auto const blocks = static_cast<unsigned>((padded_rows + kRows - 1) / kRows);
-  round_rows_kernel<<<blocks, RoundRowsKernel::kThreads, 0, s>>>(
-      {static_cast<float const*>(rows.data), rows.rows, padded_rows, rows.cols, rows.stride, r.depth, bound.e,
-       values, lower, terms + 2 * padded_rows});
-  CUDIST_CHECK_LAUNCH();
+  launch<RoundRowsKernel>(padded_rows, RoundRowsKernel::kRowsPerBlock,
+                          {static_cast<float const*>(rows.data), rows.rows, padded_rows, rows.cols, rows.stride,
+                           r.depth, bound.e, values, lower, terms + 2 * padded_rows},
+                          s);
   return r;
 }
 

@@ -79,10 +79,7 @@ struct RowBufferSelect {
     }
     while (__any_sync(kFullWarp, pending != 0)) {
       __syncwarp();
-      for (int o = 0; o < 16; ++o) {  // warp-uniform: every lane reads the same counts
-        int const r = owned_row(o);
-        if (s_.count[r] > p_.capacity) compact(r);
-      }
+      compact_overflowed_rows();
 #pragma unroll
       for (int i = 0; i < 8; ++i) {
         int const r = fragment(at_.ty(), i);
@@ -90,6 +87,8 @@ struct RowBufferSelect {
         for (int j = 0; j < 8; ++j) {
           std::uint64_t const bit = std::uint64_t(1) << (8 * i + j);
           if (!(pending & bit)) continue;
+          // settle(), spelled out: calling it here made ptxas spill more in the float top-k
+          // kernels (sm_90: 280 -> 368 bytes stored in one of them).
           Entry const e = Traits::entry(keys.key[i][j], column(keys, j));
           if (!(e < s_.kth[r])) {
             pending &= ~bit;  // no longer among the best k
@@ -126,20 +125,10 @@ struct RowBufferSelect {
   __device__ void offer(bool have, int, int r, Entry e) {
     bool pending = have;
     while (__any_sync(kFullWarp, pending)) {
-      if (pending && !(e < s_.kth[r])) pending = false;
-      if (pending) {
-        int const pos = atomicAdd(&s_.count[r], 1);
-        if (pos < p_.capacity) {
-          buffer(r)[pos] = e;
-          pending = false;
-        }
-      }
+      if (pending) pending = !settle(r, e);
       __syncwarp();
       if (!__any_sync(kFullWarp, pending)) break;
-      for (int o = 0; o < 16; ++o) {  // warp-uniform: every lane reads the same counts
-        int const rr = owned_row(o);
-        if (s_.count[rr] > p_.capacity) compact(rr);
-      }
+      compact_overflowed_rows();
     }
   }
 
@@ -163,6 +152,25 @@ struct RowBufferSelect {
   __device__ Entry* buffer(int r) const { return buffers_ + static_cast<std::int64_t>(r) * p_.capacity; }
   __device__ std::uint32_t column(TileKeys<Key> const& keys, int j) const {
     return static_cast<std::uint32_t>(keys.col0 + fragment(at_.tx(), j) - w_.tile.y_begin);
+  }
+
+  /// Entry e of row r, after a compaction may have raised the row's bar: dropped when it no
+  /// longer ranks before the k-th entry, else appended. False when the buffer is full again.
+  __device__ bool settle(int r, Entry e) {
+    if (!(e < s_.kth[r])) return true;  // no longer among the best k
+    int const pos = atomicAdd(&s_.count[r], 1);
+    if (pos >= p_.capacity) return false;
+    buffer(r)[pos] = e;
+    return true;
+  }
+
+  /// Compacts the warp's rows whose buffers overflowed. Warp-uniform: every lane reads the same
+  /// counts.
+  __device__ void compact_overflowed_rows() {
+    for (int o = 0; o < 16; ++o) {
+      int const r = owned_row(o);
+      if (s_.count[r] > p_.capacity) compact(r);
+    }
   }
 
   /// Sorts row r's buffer with the whole warp and keeps its best k: the k-th becomes the

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "core/cuda/check.hpp"
-#include "cudist/core/error.hpp"
 #include "core/cuda/device_features.hpp"
 #include "core/detail/expects.hpp"
+#include "cudist/core/error.hpp"
 #include "distance/detail/cuda/packed_u8_l2.cuh"
 #include "distance/detail/cuda/packed_u8_rows.hpp"
 #include "neighbors/detail/backend.hpp"
@@ -161,9 +161,9 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
   SelectArgs a;
   a.k = static_cast<int>(k);
   a.capacity = two_best ? 0 : row_buffer_capacity(k);
-  bool const bounded = bounded_l2_applies(p, k, a, column_best != nullptr);
+  bool const bounded = bounded_l2_applies(p, k, column_best != nullptr);
   GridPlan const g =
-      plan_grid(p, bounded ? bounded_l2_smem(a, p.pairwise.x.cols) : fused_knn_smem(p, k), stream);
+      plan_grid(p, bounded ? bounded_l2_smem(k, p.pairwise.x.cols) : fused_knn_smem(p, k), stream);
   Array partial = device_bytes(static_cast<std::size_t>(p.m() * g.grid.chunks * k) * entry, stream);
   a.partial = partial.data();
   a.chunks = g.grid.chunks;
@@ -226,14 +226,6 @@ SelectProblem swapped(SelectProblem const& p) {
   return r;
 }
 
-/// Whether knn with this k takes the tensor-core search (bounded_l2.hpp).
-bool bounded_knn_for(SelectProblem const& p, std::int64_t k) {
-  SelectArgs a;
-  a.k = static_cast<int>(k);
-  a.capacity = k <= 2 ? 0 : row_buffer_capacity(k);
-  return fused_knn_for(p, k) && bounded_l2_applies(p, k, a, false);
-}
-
 /// best_query[j]: the query row that column j is nearest to. Fused as an observer of the 2-NN
 /// pass where entries are 64-bit; float64 entries are 128-bit (no atomic minimum), the sorted
 /// path has no observer, and the tensor-core search rules out pairs that the observer would
@@ -241,7 +233,7 @@ bool bounded_knn_for(SelectProblem const& p, std::int64_t k) {
 /// sums: (a - b)^2 = (b - a)^2 exactly, so the same answer as the observer's).
 Array best_queries(SelectProblem const& p, MatrixView d2, MatrixView i2, cudaStream_t stream) {
   Array best = device_array(1, p.n(), DType::kInt64, stream);
-  if (entry_bytes(p) == sizeof(WideEntry) || !fused_knn_for(p, 2) || bounded_knn_for(p, 2)) {
+  if (entry_bytes(p) == sizeof(WideEntry) || !fused_knn_for(p, 2) || bounded_l2_applies(p, 2, false)) {
     knn_into(p, 2, d2, i2, nullptr, stream);
     Array rd = device_array(p.n(), 1, p.distance_dtype, stream);
     MatrixView const bi(best.data(), p.n(), 1, 1, DType::kInt64, Memory::kDevice);

@@ -59,13 +59,7 @@ struct TwoBestSelect {
       for (int j = 0; j < 8; ++j) {
         if (!(keys.is_valid(i, j) && Traits::may_enter(keys.key[i][j], t))) continue;
         auto const col = static_cast<std::uint32_t>(keys.col0 + fragment(at_.tx(), j) - w_.tile.y_begin);
-        Entry const e = Traits::entry(keys.key[i][j], col);
-        if (e < b0) {
-          b1 = b0;
-          b0 = e;
-        } else if (e < b1) {
-          b1 = e;
-        }
+        insert_best_two(b0, b1, Traits::entry(keys.key[i][j], col));
         t = Traits::threshold(p_.k == 2 ? b1 : b0);  // the row's later columns meet the new bar
       }
       s_.best[i][0][at_.tid()] = b0;
@@ -81,13 +75,7 @@ struct TwoBestSelect {
     for (int i = 0; i < 8; ++i) {
       Entry b0 = s_.best[i][0][at_.tid()], b1 = s_.best[i][1][at_.tid()];
 #pragma unroll
-      for (int mask = 8; mask >= 1; mask /= 2) {
-        Entry const o0 = shfl_xor(b0, mask), o1 = shfl_xor(b1, mask);
-        // Top two of two sorted pairs.
-        Entry const second = min_entry(b0 < o0 ? o0 : b0, min_entry(b1, o1));
-        b0 = min_entry(b0, o0);
-        b1 = second;
-      }
+      for (int mask = 8; mask >= 1; mask /= 2) merge_best_two(b0, b1, mask);
       std::int64_t const row = w_.tile.row0 + fragment(at_.ty(), i);
       if (at_.tx() == 0 && row < w_.tile.row_end) {
         Entry* out = p_.partial + (row * p_.chunks + w_.chunk) * p_.k;

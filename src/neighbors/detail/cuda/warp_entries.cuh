@@ -36,6 +36,26 @@ __device__ __forceinline__ Entry max_entry(Entry a, Entry b) {
   return a < b ? b : a;
 }
 
+/// Entry e into a sorted pair (b0 <= b1) of best two: an equal entry ranks after those it meets.
+template <class Entry>
+__device__ __forceinline__ void insert_best_two(Entry& b0, Entry& b1, Entry e) {
+  if (e < b0) {
+    b1 = b0;
+    b0 = e;
+  } else if (e < b1) {
+    b1 = e;
+  }
+}
+
+/// The best two of this lane's sorted pair and that of the lane `mask` away, in both lanes.
+template <class Entry>
+__device__ __forceinline__ void merge_best_two(Entry& b0, Entry& b1, int mask) {
+  Entry const o0 = shfl_xor(b0, mask), o1 = shfl_xor(b1, mask);
+  Entry const second = min_entry(max_entry(b0, o0), min_entry(b1, o1));  // top two of two pairs
+  b0 = min_entry(b0, o0);
+  b1 = second;
+}
+
 /// Sorts one entry per lane ascending over the warp (lane 0 the smallest): a bitonic network on
 /// shuffles, no shared memory and no barrier.
 template <class Entry>

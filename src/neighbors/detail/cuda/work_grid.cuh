@@ -18,13 +18,31 @@ struct RowTile {
 
 /// What one block does.
 struct WorkItem {
+  static constexpr int kTileRows = 128;
   RowTile tile;
   std::int64_t col_begin, col_end;  // this block's chunk of [y_begin, y_end)
   int chunk;
+
+  /// Whether (row, col) is a pair of the problem in this chunk, and not a point with itself in a
+  /// self-join without the points themselves.
+  __device__ bool holds(std::int64_t row, std::int64_t col, bool exclude_self) const {
+    return row < tile.row_end && col < col_end && !(exclude_self && row == col);
+  }
+
+  /// Whether the 128 x 128 tile at (tile.row0, col0) holds pairs (i, i).
+  __device__ bool tile_crosses_diagonal(std::int64_t col0) const {
+    return tile.row0 < col0 + kTileRows && col0 < tile.row0 + kTileRows;
+  }
+
+  /// Whether every pair of the tile at (tile.row0, col0) holds: then no pair needs its own test.
+  __device__ bool holds_whole_tile(std::int64_t col0, bool exclude_self) const {
+    bool const inside = tile.row0 + kTileRows <= tile.row_end && col0 + kTileRows <= col_end;
+    return inside && !(exclude_self && tile_crosses_diagonal(col0));
+  }
 };
 
 struct WorkGrid {
-  static constexpr int kTileRows = 128;
+  static constexpr int kTileRows = WorkItem::kTileRows;
   RowTile single;       // the whole problem when tiles is null: row0 is 0, advanced per tile
   RowTile const* tiles; // batch: one entry per row tile (device memory)
   int chunks;           // column chunks per row tile; block b works on tile b / chunks

@@ -2,18 +2,17 @@
 // best two (k <= 2, match) and the row buffers (3 <= k).
 #include "neighbors/detail/cuda/bounded_l2.hpp"
 
-#include <cstdlib>
-#include <cstring>
-
 #include "core/cuda/check.hpp"
 #include "core/cuda/device_features.hpp"
 #include "core/cuda/interrupt_word.cuh"
+#include "core/detail/validate_view.hpp"
 #include "distance/detail/cuda/pairwise_launch.cuh"
 #include "distance/detail/dispatch_op.hpp"
 #include "neighbors/detail/cuda/bounded_l2_kernel.cuh"
 #include "neighbors/detail/cuda/launch.cuh"
 #include "neighbors/detail/cuda/lane_two_best_select.cuh"
 #include "neighbors/detail/cuda/row_buffer_select.cuh"
+#include "neighbors/detail/cuda/select_policy.hpp"
 
 namespace cudist::neighbors::detail::cuda {
 namespace {
@@ -21,15 +20,17 @@ namespace {
 using TwoBestKernel = BoundedL2Kernel<LaneTwoBestSelect>;
 using TopKKernel = BoundedL2Kernel<RowBufferSelect>;
 
-/// CUDIST_SIMT_SELECTION set to anything but "" or "0", read at every call.
-bool simt_selection_forced() {
-  char const* v = std::getenv("CUDIST_SIMT_SELECTION");
-  return v != nullptr && v[0] != '\0' && std::strcmp(v, "0") != 0;
+/// What the consumers need to size a block for k entries.
+SelectArgs args_for(std::int64_t k) {
+  SelectArgs a;
+  a.k = static_cast<int>(k);
+  a.capacity = k <= 2 ? 0 : row_buffer_capacity(k);
+  return a;
 }
 
 template <class Kernel>
-std::size_t smem_of(SelectArgs const& a, std::int64_t d) {
-  auto const select = Kernel::Select::from(a, RankSpec{});
+std::size_t smem_of(std::int64_t k, std::int64_t d) {
+  auto const select = Kernel::Select::from(args_for(k), RankSpec{});
   return Kernel::smem_bytes(*select, rounded_depth(d));
 }
 
@@ -60,21 +61,21 @@ void launch(BoundedL2Form const& form, FusedLaunch const& f, SelectArgs const& a
 
 }  // namespace
 
-std::size_t bounded_l2_smem(SelectArgs const& a, std::int64_t d) {
-  return a.k <= 2 ? smem_of<TwoBestKernel>(a, d) : smem_of<TopKKernel>(a, d);
+std::size_t bounded_l2_smem(std::int64_t k, std::int64_t d) {
+  return k <= 2 ? smem_of<TwoBestKernel>(k, d) : smem_of<TopKKernel>(k, d);
 }
 
-bool bounded_l2_applies(SelectProblem const& p, std::int64_t k, SelectArgs const& a, bool observer) {
+bool bounded_l2_applies(SelectProblem const& p, std::int64_t k, bool observer) {
   auto const& pw = p.pairwise;
   bool const shape = pw.x.dtype == DType::kFloat32 && pw.y.dtype == DType::kFloat32 &&
                      p.distance_dtype == DType::kFloat32 && pw.op.kind == cudist::detail::OpKind::kSqDiffSum &&
                      pw.op.weights == nullptr && pw.x.cols >= 1 && pw.x.cols <= kMaxBoundedDepth && p.n() > 0 &&
                      k >= 1 && !observer;
-  if (!shape || simt_selection_forced()) return false;
+  if (!shape || cudist::detail::cuda::simt_selection_forced()) return false;
   void const* kernel = k <= 2 ? reinterpret_cast<void const*>(bounded_l2_kernel<TwoBestKernel>)
                               : reinterpret_cast<void const*>(bounded_l2_kernel<TopKKernel>);
   return cudist::detail::cuda::kernel_image_has_sm80(kernel) &&
-         bounded_l2_smem(a, pw.x.cols) <= cudist::detail::cuda::max_block_shared_memory();
+         bounded_l2_smem(k, pw.x.cols) <= cudist::detail::cuda::max_block_shared_memory();
 }
 
 BoundedL2Form bounded_l2_form(SelectProblem const& p, std::vector<Array>& keep, cudaStream_t stream) {
@@ -83,10 +84,8 @@ BoundedL2Form bounded_l2_form(SelectProblem const& p, std::vector<Array>& keep, 
   // The kernel reads the bound terms of whole tiles from any row or column it starts at.
   constexpr std::int64_t kPad = WorkGrid::kTileRows;
   form.x = round_rows(p.pairwise.x, p.m() + kPad, form.bound, keep, stream);
-  auto const& x = p.pairwise.x;
-  auto const& y = p.pairwise.y;
-  bool const self = y.data == x.data && y.rows == x.rows && y.stride == x.stride;
-  form.y = self ? form.x : round_rows(y, p.n() + kPad, form.bound, keep, stream);
+  bool const self = cudist::detail::same_view(p.pairwise.x, p.pairwise.y);
+  form.y = self ? form.x : round_rows(p.pairwise.y, p.n() + kPad, form.bound, keep, stream);
   return form;
 }
 
