@@ -74,12 +74,19 @@ struct BoundedL2Kernel {
     std::uint32_t owner;
     float key;
   };
-  static constexpr int kRound = 32, kPendingCapacity = 2 * kRound;
+  // A warp's list holds up to kPendingCapacity candidates (less where two blocks must fit an SM);
+  // the block computes their exact keys together, kThreads at a time, at a column tile's barrier
+  // once the block holds that many (a warp alone only when its list would overflow).
+  static constexpr int kRound = 32;
+  static constexpr int kPendingCapacity = Select::kBoundedMinBlocks == 2 ? 2 * kRound : 4 * kRound;
 
   struct SharedStorage {
     typename Select::SharedStorage select;
     WorkItem work;
     Pending pending[kThreads / 32][kPendingCapacity];  // per warp
+    // Per warp, published before a barrier; two copies by the barrier's parity, as a warp may
+    // publish the next while a slower one still reads these.
+    int pending_count[2][kThreads / 32];
   };
 
   /// Bytes of a tile row in shared memory: 16 past the data, so that ldmatrix's 8 consecutive
@@ -191,12 +198,16 @@ struct BoundedL2Kernel {
       load_tile(p.y.values, w.tile.y_end, depth, w.col_begin, ys[0], false, tid);
     }
     int pending = 0;  // candidates in the warp's list (warp-uniform)
+    int phase = 0;    // which copy of the published counts: flips at every publication
     int tiles_done = 0;
     for (std::int64_t col0 = w.col_begin; col0 < w.col_end; col0 += kTile, ++tiles_done) {
       int const buf = tiles_done % 2;
       mma::wait_async_copies();
-      __syncthreads();  // this tile is in; every warp is done with the other buffer
+      phase ^= 1;
+      if (lane == 0) s.pending_count[phase][warp] = pending;
+      __syncthreads();  // this tile is in; every warp is done with the other buffer; counts published
       if (col0 + kTile < w.col_end) load_tile(p.y.values, w.tile.y_end, depth, col0 + kTile, ys[buf ^ 1], false, tid);
+      if (block_pending(s.pending_count[phase]) >= kThreads) block_round(p, select, w, local, s, phase, pending);
 
       std::uint32_t valid[2];
       valid_masks(p, w, col0, row, q, valid);
@@ -235,7 +246,13 @@ struct BoundedL2Kernel {
         break;  // the host throws Interrupted after the launch
       }
     }
-    while (pending > 0) run_round(p, select, w, local, s.pending[warp], pending);
+    for (;;) {  // the rest, the block together
+      phase ^= 1;
+      if (lane == 0) s.pending_count[phase][warp] = pending;
+      __syncthreads();
+      if (block_pending(s.pending_count[phase]) == 0) break;
+      block_round(p, select, w, local, s, phase, pending);
+    }
     select.finish();
   }
 
@@ -360,47 +377,88 @@ struct BoundedL2Kernel {
       }
       count += min(total, room);
       __syncwarp();
-      while (count >= kRound) run_round(p, select, w, local, list, count);
+      while (count > kPendingCapacity - kRound) warp_round(p, select, w, local, list, count);
     }
   }
 
-  /// The exact keys of the list's first min(count, 32) entries, one per lane, offered by the
-  /// lanes that found them (the consumer's offer is warp-collective: every lane calls, the same
-  /// number of times); the entries after them move to the front.
-  __device__ static void run_round(Params const& p, Select& select, WorkItem const& w, int const (&local)[2],
-                                   Pending (&list)[kPendingCapacity], int& count) {
+  /// The exact key of entry i of warp `warp`'s list, stored in it.
+  __device__ static void compute_key(Params const& p, WorkItem const& w, int warp, Pending& e) {
+    int const owner = static_cast<int>(e.owner >> 1), sl = e.owner & 1;
+    std::int64_t const row = w.tile.row0 + fragment(2 * warp + sl, owner / 4);
+    e.key = exact_key(p, row, w.tile.y_begin + e.index);
+  }
+
+  /// The owners offer the first n entries of their warp's list (the consumer's offer is
+  /// warp-collective: every lane calls, the same number of times); the later ones move to the
+  /// front.
+  __device__ static void offer_front(Select& select, int const (&local)[2], Pending (&list)[kPendingCapacity],
+                                     int n, int& count) {
+    int const lane = static_cast<int>(threadIdx.x) % 32;
+    for (int first = 0; first < n; first += 32) {  // a mask of 32 entries at a time
+      std::uint32_t owned = 0;
+      for (int i = first; i < min(n, first + 32); ++i) {
+        owned |= static_cast<std::uint32_t>(static_cast<int>(list[i].owner >> 1) == lane) << (i - first);
+      }
+      while (__any_sync(kFullWarp, owned != 0)) {
+        bool const have = owned != 0;
+        Entry e = Traits::empty();
+        int sl = 0;
+        if (have) {
+          int const i = first + __ffs(static_cast<int>(owned)) - 1;
+          owned &= owned - 1;
+          Pending const c = list[i];
+          sl = c.owner & 1;
+          e = Traits::entry(c.key, c.index);
+        }
+        select.offer(have, sl, sl == 0 ? local[0] : local[1], e);
+      }
+    }
+    __syncwarp();
+    for (int from = n; from < count; from += 32) {  // lanes move disjoint runs of 32, in order
+      bool const moves = from + lane < count;
+      Pending moved{};
+      if (moves) moved = list[from + lane];
+      __syncwarp();
+      if (moves) list[from - n + lane] = moved;
+      __syncwarp();
+    }
+    count -= n;
+  }
+
+  /// A warp alone: the exact keys of its list's first min(count, 32) entries, one per lane.
+  __device__ static void warp_round(Params const& p, Select& select, WorkItem const& w, int const (&local)[2],
+                                    Pending (&list)[kPendingCapacity], int& count) {
     int const lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
     int const n = min(count, kRound);
-    if (lane < n) {
-      Pending const c = list[lane];
-      int const owner = static_cast<int>(c.owner >> 1), sl = c.owner & 1;
-      std::int64_t const row = w.tile.row0 + fragment(2 * warp + sl, owner / 4);
-      list[lane].key = exact_key(p, row, w.tile.y_begin + c.index);
+    if (lane < n) compute_key(p, w, warp, list[lane]);
+    __syncwarp();
+    offer_front(select, local, list, n, count);
+  }
+
+  /// Candidates in the block's lists (after the barrier that follows their publication).
+  __device__ static int block_pending(int const (&counts)[kThreads / 32]) {
+    int total = 0;
+#pragma unroll
+    for (int v = 0; v < kThreads / 32; ++v) total += counts[v];
+    return total;
+  }
+
+  /// The block together: thread t computes the t-th pending candidate (in warp order), so one
+  /// warp's burst does not hold the other seven at the next barrier; then each warp offers what
+  /// was computed of its list. Every thread calls, after the counts' barrier.
+  __device__ static void block_round(Params const& p, Select& select, WorkItem const& w, int const (&local)[2],
+                                     SharedStorage& s, int phase, int& count) {
+    int const tid = static_cast<int>(threadIdx.x), warp = tid / 32;
+    int before = 0, mine_before = 0;
+#pragma unroll
+    for (int v = 0; v < kThreads / 32; ++v) {
+      int const c = s.pending_count[phase][v];
+      if (tid >= before && tid < before + c) compute_key(p, w, v, s.pending[v][tid - before]);
+      if (v < warp) mine_before += c;
+      before += c;
     }
-    __syncwarp();
-    std::uint32_t owned = 0;
-    for (int i = 0; i < n; ++i) owned |= static_cast<std::uint32_t>(static_cast<int>(list[i].owner >> 1) == lane) << i;
-    while (__any_sync(kFullWarp, owned != 0)) {
-      bool const have = owned != 0;
-      Entry e = Traits::empty();
-      int sl = 0;
-      if (have) {
-        int const i = __ffs(static_cast<int>(owned)) - 1;
-        owned &= owned - 1;
-        Pending const c = list[i];
-        sl = c.owner & 1;
-        e = Traits::entry(c.key, c.index);
-      }
-      select.offer(have, sl, sl == 0 ? local[0] : local[1], e);
-    }
-    __syncwarp();
-    bool const moves = kRound + lane < count;
-    Pending moved{};
-    if (moves) moved = list[kRound + lane];
-    __syncwarp();
-    if (moves) list[lane] = moved;
-    count -= n;
-    __syncwarp();
+    __syncthreads();  // every key is in its list
+    offer_front(select, local, s.pending[warp], max(0, min(count, kThreads - mine_before)), count);
   }
 
   /// Column of mask bit b of the lane with lane % 4 == q in the tile at col0.
