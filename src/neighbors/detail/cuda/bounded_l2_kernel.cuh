@@ -207,7 +207,8 @@ struct BoundedL2Kernel {
       if (lane == 0) s.pending_count[phase][warp] = pending;
       __syncthreads();  // this tile is in; every warp is done with the other buffer; counts published
       if (col0 + kTile < w.col_end) load_tile(p.y.values, w.tile.y_end, depth, col0 + kTile, ys[buf ^ 1], false, tid);
-      if (block_pending(s.pending_count[phase]) >= kThreads) block_round(p, select, w, local, s, phase, pending);
+      // Half a block's worth makes a round: the two-best kernel's lists (64) rarely hold more.
+      if (block_pending(s.pending_count[phase]) >= kThreads / 2) block_round(p, select, w, local, s, phase, pending);
 
       std::uint32_t valid[2];
       valid_masks(p, w, col0, row, q, valid);
