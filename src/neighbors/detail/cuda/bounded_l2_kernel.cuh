@@ -76,7 +76,7 @@ struct BoundedL2Kernel {
   };
   // A warp's list holds up to kPendingCapacity candidates (less where two blocks must fit an SM);
   // the block computes their exact keys together, kThreads at a time, at a column tile's barrier
-  // once the block holds that many (a warp alone only when its list would overflow).
+  // once the block holds half that many (a warp alone only when its list would overflow).
   static constexpr int kRound = 32;
   static constexpr int kPendingCapacity = Select::kBoundedMinBlocks == 2 ? 2 * kRound : 4 * kRound;
 
