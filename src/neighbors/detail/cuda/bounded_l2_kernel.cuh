@@ -12,9 +12,11 @@
 // per SM): c[nt] holds rows g, g + 8 (g = lane / 4) and columns 64 h + 8 nt + 2 (lane % 4) +
 // {0, 1}, so each thread sees 2 rows ("slots") x 16 columns per half. Nothing is exchanged:
 // pairs are tested where the MMA leaves them. Candidate and validity masks have bit
-// 2 (8 h + nt) + j per slot. A warp's candidates wait in a list until they fill a round of 32
-// exact sums, one per lane (each sum waits on L2 for its rows, so a round costs about the same
-// with one candidate or 32), and then the lanes that found them offer them to the consumer.
+// 2 (8 h + nt) + j per slot. Candidates wait in their warp's list; at a column tile's barrier,
+// once the block holds 128, every thread computes (up to) one exact sum (each waits on L2 for its
+// rows, so a round costs about the same with one candidate or 256, and one warp's burst no
+// longer holds the other seven at the next barrier); the lanes that found them offer them. A
+// list about to overflow is emptied by its warp alone.
 //
 // Before a row has k exact keys, its bar is an upper bound of its k-th key from its first tile
 // (seeded: each of the row's 4 lanes takes the q-th smallest upper bound of its 32 columns,
