@@ -1,8 +1,9 @@
-// The tensor-core candidate search of float32 squared L2 (bounded_l2_kernel.cuh) returns what
-// the exact SIMT path returns, bit for bit: knn, self-joins, batches and match, on ragged shapes,
-// tie-heavy integer data, data whose expansion cancels (offset rows), badly scaled data, NaN,
-// Inf, huge and tiny rows, duplicates and real SIFT descriptors. CUDIST_SIMT_SELECTION=1 selects
-// the SIMT path for the comparison.
+// The tensor-core searches return what the fused SIMT-selection path returns, bit for bit: the
+// float32 candidate search (bounded_l2_kernel.cuh) on ragged shapes, tie-heavy integer data, data
+// whose expansion cancels (offset rows), badly scaled data, NaN, Inf, huge and tiny rows,
+// duplicates and real SIFT descriptors; the uint8 search (exact_u8_l2_kernel.cuh) on full-range,
+// tie-heavy and extreme bytes and the SIFT corpus. knn, self-joins, batches and match each.
+// CUDIST_SIMT_SELECTION=1 selects the fused path for the comparison.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -175,6 +176,94 @@ TEST(KnnTensorCores, MatchingRealDescriptorsAsTheSimtPath) {
   }
   auto const [tensor, simt] = on_both_paths([&] { return knn(res, queries, train, 10, Metric::kEuclidean); });
   EXPECT_TRUE(test::identical(tensor, simt)) << "knn k 10";
+}
+
+// ---- uint8 rows: the int8 MMA's exact keys (rows of 16..256 bytes in multiples of 16; other
+// depths keep the fused path on both sides) ----
+
+constexpr Shape kByteShapes[] = {{1, 1, 16},    {2, 31, 32},    {33, 129, 48},  {113, 203, 128},
+                                 {129, 1023, 16}, {300, 2500, 128}, {70, 700, 256}, {200, 3000, 100}};
+
+/// Rows at the extremes: all 255 against all 0 (the largest key, 65025 d), and duplicates.
+void plant_byte_extremes(Array& x, Array& y) {
+  std::int64_t const d = x.cols();
+  auto* xv = static_cast<std::uint8_t*>(x.data());
+  auto* yv = static_cast<std::uint8_t*>(y.data());
+  if (x.rows() > 1) std::fill(xv + d, xv + 2 * d, std::uint8_t{255});
+  if (y.rows() > 3) std::fill(yv + 3 * d, yv + 4 * d, std::uint8_t{0});
+  if (y.rows() > 4) std::fill(yv + 4 * d, yv + 5 * d, std::uint8_t{255});
+  if (x.rows() > 2 && y.rows() > 6) std::copy(xv + 2 * d, xv + 3 * d, yv + 6 * d);
+}
+
+TEST(KnnTensorCores, BytesSameAnswersAsTheFusedPath) {
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  test::CombinationSampler sample(7);
+  for (auto [lo, hi] : {std::pair{0, 255}, std::pair{0, 2}, std::pair{7, 7}}) {  // full range, ties, all equal
+    for (Shape s : kByteShapes) {
+      for (bool extremes : {false, true}) {
+        test::TestMatrix x = test::random_integers(s.m, s.d, DType::kUInt8, lo, hi, 300 + s.m + s.d);
+        test::TestMatrix y = test::random_integers(s.n, s.d, DType::kUInt8, lo, hi, 400 + s.n + s.d);
+        if (extremes) plant_byte_extremes(x.array, y.array);
+        Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+        for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean}) {
+          for (std::int64_t k : ks_for(s.n)) {
+            if (!sample.keep()) continue;
+            auto const [tensor, fused] = on_both_paths([&] { return knn(res, xb, yb, k, metric); });
+            EXPECT_TRUE(test::identical(tensor, fused))
+                << "bytes " << lo << ".." << hi << (extremes ? " with extremes" : "") << ", " << s.m << " x " << s.n
+                << " x " << s.d << ", k " << k << ", metric " << static_cast<int>(metric);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(KnnTensorCores, BytesSelfJoinsBatchesAndSiftAsTheFusedPath) {
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  for (Shape s : {Shape{300, 0, 128}, Shape{129, 0, 32}, Shape{1000, 0, 64}}) {
+    test::TestMatrix x = test::random_integers(s.m, s.d, DType::kUInt8, 0, 3, 9 + s.m);
+    Array const xb = test::to_backend(x.array);
+    for (SelfJoin self : {SelfJoin::kIncludeSelf, SelfJoin::kExcludeSelf}) {
+      for (std::int64_t k : {1, 2, 5, 17}) {
+        auto const [tensor, fused] = on_both_paths([&] { return self_knn(res, xb, k, Metric::kSqEuclidean, self); });
+        EXPECT_TRUE(test::identical(tensor, fused)) << s.m << " x " << s.d << ", k " << k;
+      }
+    }
+  }
+  test::TestMatrix x = test::random_integers(500, 48, DType::kUInt8, 0, 255, 5);
+  test::TestMatrix y = test::random_integers(1700, 48, DType::kUInt8, 0, 255, 6);
+  Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+  Batch const batch{{0, 1, 200, 500}, {0, 300, 301, 1700}};
+  for (std::int64_t k : {1, 2, 3, 10}) {
+    KnnOptions padded;
+    padded.pad = true;
+    auto const [tensor, fused] =
+        on_both_paths([&] { return knn_batched(res, xb, yb, batch, k, Metric::kEuclidean, padded); });
+    EXPECT_TRUE(test::identical(tensor, fused)) << "batch, k " << k;
+  }
+
+  Array const sift = test::to_backend(
+      io::read_npy(std::string(CUDIST_TEST_DATA_DIR) + "/descriptors/opencv_images_sift_u8.npy"));
+  std::int64_t const rows = std::min<std::int64_t>(sift.rows(), test::reduced_run() ? 3000 : 12000), d = sift.cols();
+  auto const* base = static_cast<std::uint8_t const*>(sift.data());
+  ConstMatrixView const corpus(base, rows, d, d, DType::kUInt8, Memory::kDevice);
+  for (std::int64_t k : {2, 10}) {
+    auto const [tensor, fused] =
+        on_both_paths([&] { return self_knn(res, corpus, k, Metric::kEuclidean, SelfJoin::kExcludeSelf); });
+    EXPECT_TRUE(test::identical(tensor, fused)) << "SIFT self-join, k " << k;
+  }
+  ConstMatrixView const queries(base, rows / 3, d, d, DType::kUInt8, Memory::kDevice);
+  ConstMatrixView const train(base + rows / 3 * d, rows - rows / 3, d, d, DType::kUInt8, Memory::kDevice);
+  for (bool mutual : {false, true}) {
+    MatchOptions o;
+    o.ratio = 0.75;
+    o.mutual = mutual;
+    auto const [tensor, fused] = on_both_paths([&] { return match(res, queries, train, Metric::kEuclidean, o); });
+    EXPECT_TRUE(test::identical(tensor, fused)) << "SIFT match" << (mutual ? ", mutual" : "");
+  }
 }
 
 }  // namespace

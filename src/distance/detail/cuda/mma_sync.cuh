@@ -71,6 +71,18 @@ __device__ __forceinline__ void mma_f16(float (&c)[4], unsigned const (&a)[4], u
 #endif
 }
 
+/// The two MMAs as callables, for code written once for both.
+struct MmaU8 {
+  __device__ void operator()(int (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) const {
+    mma_u8(c, a, b0, b1);
+  }
+};
+struct MmaF16 {
+  __device__ void operator()(float (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) const {
+    mma_f16(c, a, b0, b1);
+  }
+};
+
 /// The fused consumers' row layout (fused_select_kernel.cuh): warp w owns the 16 tile rows
 /// fragment(2w + r / 8, r % 8), r = 0..15, and computes them as its MMA rows r. Shared row of
 /// the tile's row t (0..127) in that order: warp w = ty / 2, MMA row 8 (ty % 2) + i for the

@@ -12,11 +12,14 @@
 // per SM): c[nt] holds rows g, g + 8 (g = lane / 4) and columns 64 h + 8 nt + 2 (lane % 4) +
 // {0, 1}, so each thread sees 2 rows ("slots") x 16 columns per half. Nothing is exchanged:
 // pairs are tested where the MMA leaves them. Candidate and validity masks have bit
-// 2 (8 h + nt) + j per slot. Candidates wait in their warp's list; at a column tile's barrier,
-// once the block holds 128, every thread computes (up to) one exact sum (each waits on L2 for its
-// rows, so a round costs about the same with one candidate or 256, and one warp's burst no
-// longer holds the other seven at the next barrier); the lanes that found them offer them. A
-// list about to overflow is emptied by its warp alone.
+// 2 (8 h + nt) + j per slot. Candidates wait in their warp's list until a round of exact sums
+// takes them (each sum waits on L2 for its rows, so a round costs about the same with one
+// candidate or many); the lanes that found them offer them. Top-k (one block per SM): at a column
+// tile's barrier, once the block holds 128, every thread computes up to one sum, so one warp's
+// burst does not hold the other seven at the next barrier (K2 6.01 -> 5.38 ms, same run); a list
+// about to overflow is emptied by its warp alone. Best two (two blocks per SM, whose other block
+// runs during a barrier): a warp runs a round of 32 sums whenever its list holds 32 (block rounds
+// measured K1 324 -> 332 us there).
 //
 // Before a row has k exact keys, its bar is an upper bound of its k-th key from its first tile
 // (seeded: each of the row's 4 lanes takes the q-th smallest upper bound of its 32 columns,
@@ -32,6 +35,7 @@
 #include "distance/detail/cuda/mma_sync.cuh"
 #include "distance/detail/ops.hpp"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
+#include "neighbors/detail/cuda/mma_column_tiles.cuh"
 #include "neighbors/detail/cuda/rounded_rows.hpp"
 #include "neighbors/detail/cuda/warp_entries.cuh"
 #include "neighbors/detail/cuda/work_grid.cuh"
@@ -50,8 +54,9 @@ struct BoundedL2Kernel {
   using Entry = Traits::Entry;
   using Select = SelectT<float>;
   static constexpr int kThreads = 256;
-  static constexpr int kTile = WorkGrid::kTileRows;
-  static constexpr int kNTiles = kTile / 16;  // n8 MMA tiles across half of a warp's 128 columns
+  using Tiles = MmaColumnTiles<kThreads>;
+  static constexpr int kTile = Tiles::kTile;
+  static constexpr int kNTiles = Tiles::kNTiles;
   static constexpr int kPollTiles = 8;       // column tiles between interrupt polls
   static constexpr float kInf = __builtin_huge_valf();
   // A lane's q-th smallest upper bound at most (q = ceil(k / 4)): the consumer's largest q.
@@ -76,11 +81,10 @@ struct BoundedL2Kernel {
     std::uint32_t owner;
     float key;
   };
-  // A warp's list holds up to kPendingCapacity candidates (less where two blocks must fit an SM);
-  // the block computes their exact keys together, kThreads at a time, at a column tile's barrier
-  // once the block holds half that many (a warp alone only when its list would overflow).
+  // Rounds of the whole block at the column tiles' barriers, or of each warp alone (file comment).
+  static constexpr bool kBlockRounds = Select::kBoundedMinBlocks == 1;
   static constexpr int kRound = 32;
-  static constexpr int kPendingCapacity = Select::kBoundedMinBlocks == 2 ? 2 * kRound : 4 * kRound;
+  static constexpr int kPendingCapacity = kBlockRounds ? 4 * kRound : 2 * kRound;
 
   struct SharedStorage {
     typename Select::SharedStorage select;
@@ -91,58 +95,17 @@ struct BoundedL2Kernel {
     int pending_count[2][kThreads / 32];
   };
 
-  /// Bytes of a tile row in shared memory: 16 past the data, so that ldmatrix's 8 consecutive
-  /// rows (16 bytes each) fall on distinct banks for every depth that is a multiple of 16.
-  static CUDIST_HD int row_bytes(int depth) { return 2 * depth + 16; }
+  /// Bytes of a tile row of `depth` float16 values in shared memory.
+  static CUDIST_HD int row_bytes(int depth) { return Tiles::row_bytes(2 * depth); }
   static constexpr std::size_t kTilesOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
   static std::size_t smem_bytes(typename Select::Params const& s, int depth) {
     return kTilesOffset + 3 * static_cast<std::size_t>(kTile) * row_bytes(depth) + Select::dynamic_smem_bytes(s);
   }
 
-  /// Rows row0.. of a rounded copy into a tile (x: in the consumers' row order; y: in column
-  /// order), zero past the last row. A warp copies 32 / lanes rows at a time, lanes = the
-  /// power of two at or above the row's 16-byte chunks; the addresses advance by a constant.
+  /// Rows row0.. of a rounded copy (dense float16 rows) into a tile.
   __device__ static void load_tile(std::uint16_t const* base, std::int64_t rows, int depth, std::int64_t row0,
                                    unsigned char* dst, bool x_order, int tid) {
-    int const chunks = depth / 8;
-    int shift = 0;
-    while ((1 << shift) < chunks) ++shift;
-    int const lane = tid % 32, q = lane & ((1 << shift) - 1);
-    if (q >= chunks) return;
-    int const step = (kThreads / 32) << (5 - shift);  // rows per pass of the block
-    int const first = (tid / 32) * (32 >> shift) + (lane >> shift);
-    std::uint16_t const* src = base + (row0 + first) * depth + 8 * q;
-    auto const to = static_cast<unsigned>(__cvta_generic_to_shared(dst)) + 16 * q;
-    int const rb = row_bytes(depth);
-    for (int r = first; r < kTile; r += step, src += static_cast<std::int64_t>(step) * depth) {
-      bool const live = row0 + r < rows;
-      int const slot = x_order ? mma::mma_row_slot(r) : r;
-      mma::copy_async<16>(to + slot * rb, live ? src : base, live ? 16 : 0);
-    }
-  }
-
-  /// The warp's 16 rows x columns 64 half .. 64 half + 63 of x.y (scaled, rounded rows) into c.
-  __device__ static void contract(unsigned char const* xs, unsigned char const* ys, int depth, int warp, int lane,
-                                  int half, float (&c)[kNTiles][4]) {
-    int const rb = row_bytes(depth);
-    // ldmatrix.x4 rows: A, (rows 0-7 | 8-15) x (k 0-7 | 8-15); B, two n8 tiles x (k 0-7 | 8-15).
-    unsigned char const* a_row = xs + (16 * warp + lane % 8 + 8 * ((lane / 8) % 2)) * rb + 16 * (lane / 16);
-    unsigned char const* b_row = ys + (64 * half + 8 * (lane / 16) + lane % 8) * rb + 16 * ((lane / 8) % 2);
-#pragma unroll
-    for (int nt = 0; nt < kNTiles; ++nt)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) c[nt][e] = 0.0f;
-    for (int k = 0; k < depth; k += 16) {
-      unsigned a[4];
-      mma::ldmatrix_x4(a, a_row + 2 * k);
-#pragma unroll
-      for (int np = 0; np < kNTiles / 2; ++np) {
-        unsigned b[4];
-        mma::ldmatrix_x4(b, b_row + 16 * np * rb + 2 * k);
-        mma::mma_f16(c[2 * np], a, b[0], b[1]);
-        mma::mma_f16(c[2 * np + 1], a, b[2], b[3]);
-      }
-    }
+    Tiles::load(reinterpret_cast<unsigned char const*>(base), 2 * depth, rows, 2 * depth, row0, dst, x_order, tid);
   }
 
   /// The key the SIMT path ranks (i, j) on: its float32 sum in its order, or, where that left
@@ -205,21 +168,24 @@ struct BoundedL2Kernel {
     for (std::int64_t col0 = w.col_begin; col0 < w.col_end; col0 += kTile, ++tiles_done) {
       int const buf = tiles_done % 2;
       mma::wait_async_copies();
-      phase ^= 1;
-      if (lane == 0) s.pending_count[phase][warp] = pending;
+      if constexpr (kBlockRounds) {
+        phase ^= 1;
+        if (lane == 0) s.pending_count[phase][warp] = pending;
+      }
       __syncthreads();  // this tile is in; every warp is done with the other buffer; counts published
       if (col0 + kTile < w.col_end) load_tile(p.y.values, w.tile.y_end, depth, col0 + kTile, ys[buf ^ 1], false, tid);
-      // Half a block's worth makes a round: the two-best kernel's lists (64) rarely hold more.
-      if (block_pending(s.pending_count[phase]) >= kThreads / 2) block_round(p, select, w, local, s, phase, pending);
+      if constexpr (kBlockRounds) {  // half a block's worth makes a round
+        if (block_pending(s.pending_count[phase]) >= kThreads / 2) block_round(p, select, w, local, s, phase, pending);
+      }
 
       std::uint32_t valid[2];
-      valid_masks(p, w, col0, row, q, valid);
+      Tiles::valid_masks(w, col0, row, q, p.exclude_self, valid);
       if (tiles_done == 0) seed(p, select, xs, ys[buf], col0, valid, x_scale, x_hi, seed_bar);
 
 #pragma unroll 1
       for (int half = 0; half < 2; ++half) {
         float c[kNTiles][4];
-        contract(xs, ys[buf], depth, warp, lane, half, c);
+        Tiles::contract(xs, ys[buf], 2 * depth, warp, lane, half, c, mma::MmaF16{});
         // Candidates: pairs whose lower bound does not exceed the row's bar.
         float const t_max[2] = {bar_in_expansion_units(p, select.bar(0, local[0]), seed_bar[0], x_lo[0]),
                                 bar_in_expansion_units(p, select.bar(1, local[1]), seed_bar[1], x_lo[1])};
@@ -249,31 +215,18 @@ struct BoundedL2Kernel {
         break;  // the host throws Interrupted after the launch
       }
     }
-    for (;;) {  // the rest, the block together
-      phase ^= 1;
-      if (lane == 0) s.pending_count[phase][warp] = pending;
-      __syncthreads();
-      if (block_pending(s.pending_count[phase]) == 0) break;
-      block_round(p, select, w, local, s, phase, pending);
+    if constexpr (kBlockRounds) {
+      for (;;) {  // the rest, the block together
+        phase ^= 1;
+        if (lane == 0) s.pending_count[phase][warp] = pending;
+        __syncthreads();
+        if (block_pending(s.pending_count[phase]) == 0) break;
+        block_round(p, select, w, local, s, phase, pending);
+      }
+    } else {
+      while (pending > 0) warp_round(p, select, w, local, s.pending[warp], pending);
     }
     select.finish();
-  }
-
-  /// Bit 2 nt + j of slot s: (row s, column col0 + 8 nt + 2 q + j) holds (WorkItem::holds).
-  __device__ static void valid_masks(Params const& p, WorkItem const& w, std::int64_t col0,
-                                     std::int64_t const (&row)[2], int q, std::uint32_t (&valid)[2]) {
-    if (w.holds_whole_tile(col0, p.exclude_self)) {
-      valid[0] = valid[1] = ~0u;
-      return;
-    }
-#pragma unroll
-    for (int sl = 0; sl < 2; ++sl) {
-      valid[sl] = 0;
-#pragma unroll
-      for (int b = 0; b < 32; ++b) {
-        valid[sl] |= static_cast<std::uint32_t>(w.holds(row[sl], column(col0, b, q), p.exclude_self)) << b;
-      }
-    }
   }
 
   /// The largest value of y's lower term - 2 P that a pair of this row may have and still not be
@@ -303,7 +256,7 @@ struct BoundedL2Kernel {
 #pragma unroll 1
     for (int half = 0; half < 2; ++half) {
       float c[kNTiles][4];
-      contract(xs, ys, p.x.depth, static_cast<int>(threadIdx.x) / 32, lane, half, c);
+      Tiles::contract(xs, ys, 2 * p.x.depth, static_cast<int>(threadIdx.x) / 32, lane, half, c, mma::MmaF16{});
 #pragma unroll
       for (int nt = 0; nt < kNTiles; ++nt) {
 #pragma unroll
@@ -375,12 +328,15 @@ struct BoundedL2Kernel {
         } else {
           cand[1] &= cand[1] - 1;
         }
-        auto const index = static_cast<std::uint32_t>(column(col0, b, lane % 4) - w.tile.y_begin);
+        auto const index = static_cast<std::uint32_t>(Tiles::column(col0, b, lane % 4) - w.tile.y_begin);
         list[count + before + i] = {index, static_cast<std::uint32_t>(lane << 1 | sl), 0.0f};
       }
       count += min(total, room);
       __syncwarp();
-      while (count > kPendingCapacity - kRound) warp_round(p, select, w, local, list, count);
+      // Block rounds: only a list that might overflow at the next tile; else every full round.
+      while (kBlockRounds ? count > kPendingCapacity - kRound : count >= kRound) {
+        warp_round(p, select, w, local, list, count);
+      }
     }
   }
 
@@ -464,8 +420,6 @@ struct BoundedL2Kernel {
     offer_front(select, local, s.pending[warp], max(0, min(count, kThreads - mine_before)), count);
   }
 
-  /// Column of mask bit b of the lane with lane % 4 == q in the tile at col0.
-  __device__ static std::int64_t column(std::int64_t col0, int b, int q) { return col0 + 8 * (b / 2) + 2 * q + b % 2; }
 };
 
 template <class Kernel>

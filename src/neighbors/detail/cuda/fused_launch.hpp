@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "neighbors/detail/cuda/select_policy.hpp"
 #include "neighbors/detail/cuda/work_grid.cuh"
 #include "neighbors/detail/problem.hpp"
 
@@ -35,6 +36,15 @@ struct SelectArgs {
   std::int64_t* indices = nullptr;
   void* distances = nullptr;
 };
+
+/// The arguments of a selection of the k nearest (the best two for k <= 2, row buffers above);
+/// partial and chunks are the caller's to set.
+inline SelectArgs nearest_args(std::int64_t k) {
+  SelectArgs a;
+  a.k = static_cast<int>(k);
+  a.capacity = k <= 2 ? 0 : row_buffer_capacity(k);
+  return a;
+}
 
 enum class InputKind { kFloat, kDouble, kInteger };
 

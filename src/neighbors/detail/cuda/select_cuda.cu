@@ -19,6 +19,7 @@
 #include "distance/detail/cuda/packed_u8_rows.hpp"
 #include "neighbors/detail/backend.hpp"
 #include "neighbors/detail/cuda/bounded_l2.hpp"
+#include "neighbors/detail/cuda/exact_u8_l2.hpp"
 #include "neighbors/detail/cuda/fused_launch.hpp"
 #include "neighbors/detail/cuda/launch.cuh"
 #include "neighbors/detail/cuda/match_finish.cuh"
@@ -118,13 +119,21 @@ bool packable(SelectProblem const& p) {
          cudist::detail::cuda::rows_are_words(p.pairwise.x, p.pairwise.y);
 }
 
-/// The problem as the fused kernel runs it: packable uint8 rows as words, with the rows' sums of
-/// squares as norms (kept alive in `keep`).
-SelectProblem fused_form(SelectProblem const& p, std::vector<Array>& keep, cudaStream_t stream) {
+/// The rows as the fused kernel reads them: packable uint8 rows as words (enough to choose a
+/// path; fused_form adds the norms).
+SelectProblem words_form(SelectProblem const& p) {
   if (!packable(p)) return p;
   SelectProblem q = p;
   q.pairwise.x = as_words(p.pairwise.x);
   q.pairwise.y = as_words(p.pairwise.y);
+  return q;
+}
+
+/// The problem as the fused kernel runs it: packable uint8 rows as words, with the rows' sums of
+/// squares as norms (kept alive in `keep`).
+SelectProblem fused_form(SelectProblem const& p, std::vector<Array>& keep, cudaStream_t stream) {
+  if (!packable(p)) return p;
+  SelectProblem q = words_form(p);
   std::tie(q.pairwise.op.x_norms, q.pairwise.op.y_norms) =
       cudist::detail::cuda::row_squares(q.pairwise.x, q.pairwise.y, keep, stream);
   return q;
@@ -152,18 +161,20 @@ std::size_t fused_knn_smem(SelectProblem const& p, std::int64_t k) {
   return kEngineSmem + 128 * (capacity * entry + entry + sizeof(double) + sizeof(int));
 }
 
-/// k <= the on-chip limit: the fused kernel (or, for float32 squared L2, the tensor-core
-/// candidate search: bounded_l2.hpp) leaves each chunk's best k per row, a warp per row merges.
+/// k <= the on-chip limit: the fused kernel (or a tensor-core search: bounded_l2.hpp for float32
+/// squared L2, exact_u8_l2.hpp for uint8) leaves each chunk's best k per row, a warp per row
+/// merges.
 void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices,
                void* column_best, cudaStream_t stream) {
   bool const two_best = k <= 2;
   std::size_t const entry = entry_bytes(p);
-  SelectArgs a;
-  a.k = static_cast<int>(k);
-  a.capacity = two_best ? 0 : row_buffer_capacity(k);
+  SelectArgs a = nearest_args(k);
+  bool const exact_u8 = exact_u8_l2_applies(p, k, column_best != nullptr);
   bool const bounded = bounded_l2_applies(p, k, column_best != nullptr);
-  GridPlan const g =
-      plan_grid(p, bounded ? bounded_l2_smem(k, p.pairwise.x.cols) : fused_knn_smem(p, k), stream);
+  std::size_t const smem = exact_u8  ? exact_u8_l2_smem(k, 4 * p.pairwise.x.cols)
+                           : bounded ? bounded_l2_smem(k, p.pairwise.x.cols)
+                                     : fused_knn_smem(p, k);
+  GridPlan const g = plan_grid(p, smem, stream);
   Array partial = device_bytes(static_cast<std::size_t>(p.m() * g.grid.chunks * k) * entry, stream);
   a.partial = partial.data();
   a.chunks = g.grid.chunks;
@@ -176,7 +187,9 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
     } catch (OutOfMemory const&) {  // no room for the float16 copies: the SIMT path needs none
     }
   }
-  if (form) {
+  if (exact_u8) {
+    run_exact_u8_l2(f, a, stream);
+  } else if (form) {
     run_bounded_l2(*form, f, a, stream);
   } else {
     entry_for(two_best ? kTwoBest : kTopK, p)(f, a, stream);
@@ -228,12 +241,13 @@ SelectProblem swapped(SelectProblem const& p) {
 
 /// best_query[j]: the query row that column j is nearest to. Fused as an observer of the 2-NN
 /// pass where entries are 64-bit; float64 entries are 128-bit (no atomic minimum), the sorted
-/// path has no observer, and the tensor-core search rules out pairs that the observer would
+/// path has no observer, and the tensor-core searches rule out pairs that the observer would
 /// need, so there a second pass selects the 1-NN of each row of y among the rows of x (the same
 /// sums: (a - b)^2 = (b - a)^2 exactly, so the same answer as the observer's).
 Array best_queries(SelectProblem const& p, MatrixView d2, MatrixView i2, cudaStream_t stream) {
   Array best = device_array(1, p.n(), DType::kInt64, stream);
-  if (entry_bytes(p) == sizeof(WideEntry) || !fused_knn_for(p, 2) || bounded_l2_applies(p, 2, false)) {
+  if (entry_bytes(p) == sizeof(WideEntry) || !fused_knn_for(p, 2) || bounded_l2_applies(p, 2, false) ||
+      exact_u8_l2_applies(words_form(p), 2, false)) {
     knn_into(p, 2, d2, i2, nullptr, stream);
     Array rd = device_array(p.n(), 1, p.distance_dtype, stream);
     MatrixView const bi(best.data(), p.n(), 1, 1, DType::kInt64, Memory::kDevice);

@@ -20,17 +20,9 @@ namespace {
 using TwoBestKernel = BoundedL2Kernel<LaneTwoBestSelect>;
 using TopKKernel = BoundedL2Kernel<RowBufferSelect>;
 
-/// What the consumers need to size a block for k entries.
-SelectArgs args_for(std::int64_t k) {
-  SelectArgs a;
-  a.k = static_cast<int>(k);
-  a.capacity = k <= 2 ? 0 : row_buffer_capacity(k);
-  return a;
-}
-
 template <class Kernel>
 std::size_t smem_of(std::int64_t k, std::int64_t d) {
-  auto const select = Kernel::Select::from(args_for(k), RankSpec{});
+  auto const select = Kernel::Select::from(nearest_args(k), RankSpec{});
   return Kernel::smem_bytes(*select, rounded_depth(d));
 }
 

@@ -1,0 +1,31 @@
+// The int8 tensor-core search of uint8 knn / match in squared L2 (exact_u8_l2_kernel.cuh), as the
+// orchestration (select_cuda.cu) sees it: whether a problem takes it, its block's shared memory,
+// and the launch.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "neighbors/detail/cuda/fused_launch.hpp"
+#include "neighbors/detail/problem.hpp"
+
+namespace cudist::neighbors::detail::cuda {
+
+/// Whether knn (k nearest; k <= 2 also for match) of p runs on it. p is the fused kernel's form
+/// (uint8 rows read as 32-bit words, packed_u8_l2.cuh) of squared L2 with uint32 keys; it takes
+/// rows of 16 to 256 bytes in multiples of 16, 16-byte aligned, no mutual-check observer, a
+/// block that fits the device, sm_80 code for the device, and CUDIST_SIMT_SELECTION unset (set,
+/// the fused kernel runs, with the same results: the tests compare the two).
+bool exact_u8_l2_applies(SelectProblem const& p, std::int64_t k, bool observer);
+
+/// Shared memory of a block for k entries on rows of `bytes` bytes (the grid plan's occupancy
+/// guess).
+std::size_t exact_u8_l2_smem(std::int64_t k, std::int64_t bytes);
+
+/// The search's launch: each chunk's best a.k entries per row into a.partial, as the fused
+/// kernel leaves them for the merge. f.problem's norms are the rows' sums of squares.
+void run_exact_u8_l2(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream);
+
+}  // namespace cudist::neighbors::detail::cuda

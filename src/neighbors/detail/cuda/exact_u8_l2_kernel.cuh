@@ -1,0 +1,191 @@
+// knn / match of uint8 rows in squared L2 on the int8 tensor cores, tested where the MMA leaves
+// each pair. mma.sync m16n8k32 (uint8 x uint8 -> int32) gives the exact dot products, so a pair's
+// key |x|^2 + |y|^2 - 2 x.y is the exact integer the SIMT path ranks on (packed_u8_l2.cuh): a
+// lane compares it with its row's bar (the consumer's k-th key so far) in registers, and only the
+// few pairs that may enter are offered. The fused kernel's MMA contraction (packed_u8_mma_tile.cuh)
+// instead hands every key through shared memory to the engine's 8 x 8 layout, and its consumers
+// then test them: the exchange, the key construction and its spills were what bounded K3 there
+// (docs/tuning.md).
+//
+// Block: 8 warps on a 128-row tile of x (resident for the chunk) and the chunk's column tiles of
+// y, double-buffered with their rows' squares (mma_column_tiles.cuh). Warp w owns the 16 tile rows
+// of the consumers' layout; each thread sees 2 rows ("slots") x 16 columns per half of a tile.
+// Keys are compared with `<=` the bar: a pair that ties the k-th key may still rank before it by
+// index, and the consumer's offer makes the exact (key, index) comparison.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "core/cuda/interrupt_word.cuh"
+#include "distance/detail/cuda/mma_sync.cuh"
+#include "neighbors/detail/cuda/fused_select_kernel.cuh"
+#include "neighbors/detail/cuda/mma_column_tiles.cuh"
+#include "neighbors/detail/cuda/work_grid.cuh"
+#include "neighbors/detail/keys.hpp"
+
+namespace cudist::neighbors::detail::cuda {
+
+template <template <class> class SelectT>
+struct ExactU8L2Kernel {
+  using Traits = KeyTraits<std::uint32_t>;
+  using Entry = Traits::Entry;
+  using Select = SelectT<std::uint32_t>;
+  static constexpr int kThreads = 256;
+  // 55 KB of tiles for rows of 128 bytes: two blocks (16 warps) per SM hide each other's
+  // barriers and offers where the consumer's buffers leave room.
+  static constexpr int kMinBlocks = 2;
+  using Tiles = MmaColumnTiles<kThreads>;
+  static constexpr int kTile = Tiles::kTile;
+  static constexpr int kNTiles = Tiles::kNTiles;
+  static constexpr int kPollTiles = 8;  // column tiles between interrupt polls
+
+  struct Params {
+    unsigned char const *x, *y;  // rows of `depth` bytes (a multiple of 16), 16-byte aligned
+    std::int64_t ldx, ldy;       // row strides in bytes (multiples of 16)
+    int depth;
+    std::uint32_t const *x_sq, *y_sq;  // each row's sum of squares
+    WorkGrid grid;
+    bool exclude_self;
+    typename Select::Params select;
+    cudist::detail::cuda::InterruptPoll interrupt;
+  };
+
+  struct SharedStorage {
+    typename Select::SharedStorage select;
+    WorkItem work;
+    alignas(16) std::uint32_t y_sq[2][kTile];  // the squares of the columns of each y buffer (0 past the end)
+  };
+
+  static constexpr std::size_t kTilesOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
+  static std::size_t smem_bytes(typename Select::Params const& s, int depth) {
+    return kTilesOffset + 3 * static_cast<std::size_t>(kTile) * Tiles::row_bytes(depth) + Select::dynamic_smem_bytes(s);
+  }
+
+  /// Column tile col0 of y and its rows' squares into buffer `buf`.
+  __device__ static void load_columns(Params const& p, WorkItem const& w, std::int64_t col0, unsigned char* ys,
+                                      std::uint32_t* y_sq, int tid) {
+    Tiles::load(p.y, p.ldy, w.tile.y_end, p.depth, col0, ys, false, tid);
+    if (tid < kTile) {
+      bool const live = col0 + tid < w.tile.y_end;
+      cudist::detail::cuda::mma::copy_async<4>(static_cast<unsigned>(__cvta_generic_to_shared(y_sq + tid)),
+                                               live ? p.y_sq + col0 + tid : p.y_sq, live ? 4 : 0);
+    }
+  }
+
+  __device__ void operator()(Params const& p, SharedStorage& s, unsigned char* tiles, char* dynamic,
+                             std::int64_t block, int tid) const {
+    namespace mma = cudist::detail::cuda::mma;
+    if (tid == 0) s.work = p.grid.item(block);
+    __syncthreads();
+    WorkItem const& w = s.work;
+    ThreadPlace const at{tid};
+    Select select(p.select, s.select, dynamic, w, at);
+    int const warp = tid / 32, lane = tid % 32, q = lane % 4;
+    std::size_t const tile_bytes = static_cast<std::size_t>(kTile) * Tiles::row_bytes(p.depth);
+    unsigned char* const xs = tiles;
+    unsigned char* const ys[2] = {tiles + tile_bytes, tiles + 2 * tile_bytes};
+
+    // The thread's two rows (slots): tile rows fragment(2 warp + s, g).
+    int const local[2] = {fragment(2 * warp, lane / 4), fragment(2 * warp + 1, lane / 4)};
+    std::int64_t const row[2] = {w.tile.row0 + local[0], w.tile.row0 + local[1]};
+    std::uint32_t const x_sq[2] = {row[0] < w.tile.row_end ? p.x_sq[row[0]] : 0u,
+                                   row[1] < w.tile.row_end ? p.x_sq[row[1]] : 0u};
+
+    if (w.col_begin < w.col_end) {
+      Tiles::load(p.x, p.ldx, w.tile.row_end, p.depth, w.tile.row0, xs, true, tid);
+      load_columns(p, w, w.col_begin, ys[0], s.y_sq[0], tid);
+    }
+    int tiles_done = 0;
+    for (std::int64_t col0 = w.col_begin; col0 < w.col_end; col0 += kTile, ++tiles_done) {
+      int const buf = tiles_done % 2;
+      mma::wait_async_copies();
+      __syncthreads();  // this tile is in; every warp is done with the other buffer
+      if (col0 + kTile < w.col_end) load_columns(p, w, col0 + kTile, ys[buf ^ 1], s.y_sq[buf ^ 1], tid);
+
+      std::uint32_t valid[2];
+      Tiles::valid_masks(w, col0, row, q, p.exclude_self, valid);
+#pragma unroll 1
+      for (int half = 0; half < 2; ++half) {
+        int c[kNTiles][4];
+        Tiles::contract(xs, ys[buf], p.depth, warp, lane, half, c, mma::MmaU8{});
+        // key = x_sq + (y_sq - 2 x.y) <= bar  <=>  y_sq - 2 x.y <= bar - x_sq (all below 2^25).
+        int t_max[2];
+#pragma unroll
+        for (int sl = 0; sl < 2; ++sl) {
+          long long const m = static_cast<long long>(select.bar(sl, local[sl])) - x_sq[sl];
+          t_max[sl] = static_cast<int>(m < 0x7fffffff ? m : 0x7fffffff);
+        }
+        std::uint32_t cand[2] = {0, 0};
+#pragma unroll
+        for (int nt = 0; nt < kNTiles; ++nt) {
+          uint2 const y_sq = *reinterpret_cast<uint2 const*>(&s.y_sq[buf][64 * half + 8 * nt + 2 * q]);
+#pragma unroll
+          for (int j = 0; j < 2; ++j) {
+#pragma unroll
+            for (int sl = 0; sl < 2; ++sl) {
+              int const t = static_cast<int>(j == 0 ? y_sq.x : y_sq.y) - 2 * c[nt][2 * sl + j];
+              cand[sl] |= static_cast<std::uint32_t>(t <= t_max[sl]) << (2 * nt + j);
+            }
+          }
+        }
+        cand[0] &= valid[0] >> (16 * half);
+        cand[1] &= valid[1] >> (16 * half);
+        if (__any_sync(kFullWarp, (cand[0] | cand[1]) != 0)) {
+          offer(select, w, col0 + 64 * half, local, x_sq, s.y_sq[buf] + 64 * half, c, cand);
+        }
+      }
+      select.end_tile();
+
+      if (tiles_done % kPollTiles == kPollTiles - 1 && cudist::detail::cuda::block_interrupted(p.interrupt)) {
+        mma::wait_async_copies();  // the next tile's copy may be in flight
+        break;  // the host throws Interrupted after the launch
+      }
+    }
+    select.finish();
+  }
+
+  /// Offers the lanes' candidates of one half (mask bit 2 nt + j per slot), one per lane at a
+  /// time (the consumer's offer is warp-collective: every lane calls, the same number of times).
+  /// The keys go through a per-thread array: picking c[nt][e] by a run-time bit would move the
+  /// accumulators themselves to local memory, in the hot path.
+  __device__ static void offer(Select& select, WorkItem const& w, std::int64_t col0, int const (&local)[2],
+                               std::uint32_t const (&x_sq)[2], std::uint32_t const* y_sq,
+                               int const (&c)[kNTiles][4], std::uint32_t (&cand)[2]) {
+    int const q = static_cast<int>(threadIdx.x) % 4;
+    std::uint32_t keys[2][2 * kNTiles];
+#pragma unroll
+    for (int nt = 0; nt < kNTiles; ++nt)
+#pragma unroll
+      for (int j = 0; j < 2; ++j)
+#pragma unroll
+        for (int sl = 0; sl < 2; ++sl) {
+          keys[sl][2 * nt + j] = x_sq[sl] + y_sq[8 * nt + 2 * q + j] - 2u * static_cast<std::uint32_t>(c[nt][2 * sl + j]);
+        }
+    while (__any_sync(kFullWarp, (cand[0] | cand[1]) != 0)) {
+      bool const have = (cand[0] | cand[1]) != 0;
+      Entry e = Traits::empty();
+      int sl = 0;
+      if (have) {
+        sl = cand[0] != 0 ? 0 : 1;
+        int const b = __ffs(static_cast<int>(cand[sl])) - 1;
+        cand[sl] &= cand[sl] - 1;
+        auto const index = static_cast<std::uint32_t>(Tiles::column(col0, b, q) - w.tile.y_begin);
+        e = Traits::entry(keys[sl][b], index);
+      }
+      select.offer(have, sl, sl == 0 ? local[0] : local[1], e);
+    }
+  }
+};
+
+template <class Kernel>
+__global__ void __launch_bounds__(Kernel::kThreads, Kernel::kMinBlocks) exact_u8_l2_kernel(typename Kernel::Params const p) {
+  extern __shared__ __align__(16) unsigned char exact_u8_smem[];
+  auto& storage = *reinterpret_cast<typename Kernel::SharedStorage*>(exact_u8_smem);
+  unsigned char* tiles = exact_u8_smem + Kernel::kTilesOffset;
+  std::size_t const tile_bytes = 3 * static_cast<std::size_t>(Kernel::kTile) * Kernel::Tiles::row_bytes(p.depth);
+  Kernel{}(p, storage, tiles, reinterpret_cast<char*>(tiles + tile_bytes), blockIdx.x, static_cast<int>(threadIdx.x));
+}
+
+}  // namespace cudist::neighbors::detail::cuda

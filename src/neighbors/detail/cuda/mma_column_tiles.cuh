@@ -1,0 +1,100 @@
+// What the tensor-core searches share (bounded_l2_kernel.cuh on float16 rows, exact_u8_l2_kernel.cuh
+// on uint8 rows): a block keeps its 128-row tile of x in shared memory for its whole chunk and
+// streams the chunk's 128-column tiles of y (double-buffered); warp w contracts the 16 tile rows
+// of the fused consumers' layout (mma::mma_row_slot) against 64 columns at a time straight from
+// shared memory. Both MMAs (m16n8k16 float16, m16n8k32 uint8) take 32 bytes of each row per step
+// in the same fragment layout, so the tiles are bytes and one ldmatrix pattern serves both:
+// c[nt] holds rows g, g + 8 (g = lane / 4) and columns 64 h + 8 nt + 2 (lane % 4) + {0, 1}.
+#pragma once
+
+#include <cstdint>
+
+#include "distance/detail/cuda/mma_sync.cuh"
+#include "neighbors/detail/cuda/work_grid.cuh"
+
+namespace cudist::neighbors::detail::cuda {
+
+template <int kThreads>
+struct MmaColumnTiles {
+  static constexpr int kTile = WorkGrid::kTileRows;
+  static constexpr int kNTiles = kTile / 16;  // n8 MMA tiles across half of a warp's 128 columns
+
+  /// Bytes of a tile row in shared memory: 16 past the data, so that ldmatrix's 8 consecutive
+  /// rows (16 bytes each) fall on distinct banks for every row length that is a multiple of 16.
+  static CUDIST_HD int row_bytes(int data_bytes) { return data_bytes + 16; }
+
+  /// Rows row0.. (data_bytes each, a multiple of 16, stride bytes apart, 16-byte aligned) into a
+  /// tile (x: in the consumers' row order; y: in column order), zero past row `rows`. A warp
+  /// copies 32 / lanes rows at a time, lanes = the power of two at or above the row's 16-byte
+  /// chunks; the addresses advance by a constant.
+  __device__ static void load(unsigned char const* base, std::int64_t stride, std::int64_t rows, int data_bytes,
+                              std::int64_t row0, unsigned char* dst, bool x_order, int tid) {
+    int const chunks = data_bytes / 16;
+    int shift = 0;
+    while ((1 << shift) < chunks) ++shift;
+    int const lane = tid % 32, q = lane & ((1 << shift) - 1);
+    if (q >= chunks) return;
+    int const step = (kThreads / 32) << (5 - shift);  // rows per pass of the block
+    int const first = (tid / 32) * (32 >> shift) + (lane >> shift);
+    unsigned char const* src = base + (row0 + first) * stride + 16 * q;
+    auto const to = static_cast<unsigned>(__cvta_generic_to_shared(dst)) + 16 * q;
+    int const rb = row_bytes(data_bytes);
+    for (int r = first; r < kTile; r += step, src += step * stride) {
+      bool const live = row0 + r < rows;
+      int const slot = x_order ? cudist::detail::cuda::mma::mma_row_slot(r) : r;
+      cudist::detail::cuda::mma::copy_async<16>(to + slot * rb, live ? src : base, live ? 16 : 0);
+    }
+  }
+
+  /// The warp's 16 rows x columns 64 half .. 64 half + 63 into c (zeroed first): mma(c[nt], a,
+  /// b0, b1) per 32-byte step.
+  template <class Acc, class Mma>
+  __device__ static void contract(unsigned char const* xs, unsigned char const* ys, int data_bytes, int warp,
+                                  int lane, int half, Acc (&c)[kNTiles][4], Mma mma) {
+    int const rb = row_bytes(data_bytes);
+    // ldmatrix.x4 rows: A, (rows 0-7 | 8-15) x (bytes 0-15 | 16-31); B, two n8 tiles x (bytes
+    // 0-15 | 16-31).
+    unsigned char const* a_row = xs + (16 * warp + lane % 8 + 8 * ((lane / 8) % 2)) * rb + 16 * (lane / 16);
+    unsigned char const* b_row = ys + (64 * half + 8 * (lane / 16) + lane % 8) * rb + 16 * ((lane / 8) % 2);
+#pragma unroll
+    for (int nt = 0; nt < kNTiles; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) c[nt][e] = Acc(0);
+    for (int k = 0; k < data_bytes; k += 32) {
+      unsigned a[4];
+      cudist::detail::cuda::mma::ldmatrix_x4(a, a_row + k);
+#pragma unroll
+      for (int np = 0; np < kNTiles / 2; ++np) {
+        unsigned b[4];
+        cudist::detail::cuda::mma::ldmatrix_x4(b, b_row + 16 * np * rb + k);
+        mma(c[2 * np], a, b[0], b[1]);
+        mma(c[2 * np + 1], a, b[2], b[3]);
+      }
+    }
+  }
+
+  /// Column of mask bit b (2 nt + j) of the lane with lane % 4 == q in the 64 columns at col0.
+  __device__ static std::int64_t column(std::int64_t col0, int b, int q) {
+    return col0 + 8 * (b / 2) + 2 * q + b % 2;
+  }
+
+  /// Bit 16 h + 2 nt + j of slot s: (row s, column col0 + 64 h + 8 nt + 2 q + j) holds
+  /// (WorkItem::holds).
+  __device__ static void valid_masks(WorkItem const& w, std::int64_t col0, std::int64_t const (&row)[2], int q,
+                                     bool exclude_self, std::uint32_t (&valid)[2]) {
+    if (w.holds_whole_tile(col0, exclude_self)) {
+      valid[0] = valid[1] = ~0u;
+      return;
+    }
+#pragma unroll
+    for (int sl = 0; sl < 2; ++sl) {
+      valid[sl] = 0;
+#pragma unroll
+      for (int b = 0; b < 32; ++b) {
+        valid[sl] |= static_cast<std::uint32_t>(w.holds(row[sl], column(col0, b, q), exclude_self)) << b;
+      }
+    }
+  }
+};
+
+}  // namespace cudist::neighbors::detail::cuda
