@@ -148,21 +148,14 @@ struct ExactU8L2Kernel {
 
   /// Offers the lanes' candidates of one half (mask bit 2 nt + j per slot), one per lane at a
   /// time (the consumer's offer is warp-collective: every lane calls, the same number of times).
-  /// The keys go through a per-thread array: picking c[nt][e] by a run-time bit would move the
-  /// accumulators themselves to local memory, in the hot path.
+  /// Most halves hold a few candidates (a row's bar tightens over the whole chunk), so this runs
+  /// often: a candidate's dot product is picked from c by compile-time selects, as indexing c by
+  /// a run-time bit would move the accumulators to local memory (and a per-thread array of the
+  /// half's 32 keys costs 32 local stores every time).
   __device__ static void offer(Select& select, WorkItem const& w, std::int64_t col0, int const (&local)[2],
                                std::uint32_t const (&x_sq)[2], std::uint32_t const* y_sq,
                                int const (&c)[kNTiles][4], std::uint32_t (&cand)[2]) {
     int const q = static_cast<int>(threadIdx.x) % 4;
-    std::uint32_t keys[2][2 * kNTiles];
-#pragma unroll
-    for (int nt = 0; nt < kNTiles; ++nt)
-#pragma unroll
-      for (int j = 0; j < 2; ++j)
-#pragma unroll
-        for (int sl = 0; sl < 2; ++sl) {
-          keys[sl][2 * nt + j] = x_sq[sl] + y_sq[8 * nt + 2 * q + j] - 2u * static_cast<std::uint32_t>(c[nt][2 * sl + j]);
-        }
     while (__any_sync(kFullWarp, (cand[0] | cand[1]) != 0)) {
       bool const have = (cand[0] | cand[1]) != 0;
       Entry e = Traits::empty();
@@ -171,8 +164,14 @@ struct ExactU8L2Kernel {
         sl = cand[0] != 0 ? 0 : 1;
         int const b = __ffs(static_cast<int>(cand[sl])) - 1;
         cand[sl] &= cand[sl] - 1;
-        auto const index = static_cast<std::uint32_t>(Tiles::column(col0, b, q) - w.tile.y_begin);
-        e = Traits::entry(keys[sl][b], index);
+        int dot = 0;
+#pragma unroll
+        for (int i = 0; i < 2 * kNTiles; ++i) {
+          if (i == b) dot = sl == 0 ? c[i / 2][i % 2] : c[i / 2][2 + i % 2];
+        }
+        std::uint32_t const key = (sl == 0 ? x_sq[0] : x_sq[1]) + y_sq[8 * (b / 2) + 2 * q + b % 2] -
+                                  2u * static_cast<std::uint32_t>(dot);
+        e = Traits::entry(key, static_cast<std::uint32_t>(Tiles::column(col0, b, q) - w.tile.y_begin));
       }
       select.offer(have, sl, sl == 0 ? local[0] : local[1], e);
     }

@@ -19,17 +19,20 @@ struct MmaColumnTiles {
   static constexpr int kTile = WorkGrid::kTileRows;
   static constexpr int kNTiles = kTile / 16;  // n8 MMA tiles across half of a warp's 128 columns
 
-  /// Bytes of a tile row in shared memory: 16 past the data, so that ldmatrix's 8 consecutive
-  /// rows (16 bytes each) fall on distinct banks for every row length that is a multiple of 16.
-  static CUDIST_HD int row_bytes(int data_bytes) { return data_bytes + 16; }
+  /// Bytes a tile row's contraction reads: whole 32-byte steps.
+  static CUDIST_HD int step_bytes(int data_bytes) { return (data_bytes + 31) / 32 * 32; }
+
+  /// Bytes of a tile row in shared memory: 16 past the steps, so that ldmatrix's 8 consecutive
+  /// rows (16 bytes each) fall on distinct banks.
+  static CUDIST_HD int row_bytes(int data_bytes) { return step_bytes(data_bytes) + 16; }
 
   /// Rows row0.. (data_bytes each, a multiple of 16, stride bytes apart, 16-byte aligned) into a
-  /// tile (x: in the consumers' row order; y: in column order), zero past row `rows`. A warp
-  /// copies 32 / lanes rows at a time, lanes = the power of two at or above the row's 16-byte
-  /// chunks; the addresses advance by a constant.
+  /// tile (x: in the consumers' row order; y: in column order), zero past row `rows` and past
+  /// the data up to the last step's end. A warp copies 32 / lanes rows at a time, lanes = the
+  /// power of two at or above the row's 16-byte chunks; the addresses advance by a constant.
   __device__ static void load(unsigned char const* base, std::int64_t stride, std::int64_t rows, int data_bytes,
                               std::int64_t row0, unsigned char* dst, bool x_order, int tid) {
-    int const chunks = data_bytes / 16;
+    int const chunks = step_bytes(data_bytes) / 16, data_chunks = data_bytes / 16;
     int shift = 0;
     while ((1 << shift) < chunks) ++shift;
     int const lane = tid % 32, q = lane & ((1 << shift) - 1);
@@ -40,7 +43,7 @@ struct MmaColumnTiles {
     auto const to = static_cast<unsigned>(__cvta_generic_to_shared(dst)) + 16 * q;
     int const rb = row_bytes(data_bytes);
     for (int r = first; r < kTile; r += step, src += step * stride) {
-      bool const live = row0 + r < rows;
+      bool const live = row0 + r < rows && q < data_chunks;
       int const slot = x_order ? cudist::detail::cuda::mma::mma_row_slot(r) : r;
       cudist::detail::cuda::mma::copy_async<16>(to + slot * rb, live ? src : base, live ? 16 : 0);
     }
@@ -60,7 +63,7 @@ struct MmaColumnTiles {
     for (int nt = 0; nt < kNTiles; ++nt)
 #pragma unroll
       for (int e = 0; e < 4; ++e) c[nt][e] = Acc(0);
-    for (int k = 0; k < data_bytes; k += 32) {
+    for (int k = 0; k < step_bytes(data_bytes); k += 32) {
       unsigned a[4];
       cudist::detail::cuda::mma::ldmatrix_x4(a, a_row + k);
 #pragma unroll

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""The SASS lines of one profiled kernel that take the most warp stall samples and executed
+instructions, from an ncu report: what to read first when a kernel is slower than its floor.
+
+    ncu --set full --import-source yes -k regex:NAME --launch-count 1 -o rep BINARY ARGS
+    scripts/ncu_hotspots.py rep.ncu-rep [--top 40]
+"""
+import argparse
+import csv
+import io
+import subprocess
+import sys
+
+
+def number(text):
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return 0.0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("report")
+    ap.add_argument("--top", type=int, default=40)
+    args = ap.parse_args()
+    sass = subprocess.run(["ncu", "--import", args.report, "--page", "source", "--print-source", "sass", "--csv"],
+                          check=True, capture_output=True, text=True).stdout
+    rows = list(csv.DictReader(io.StringIO(sass[sass.index('"'):])))
+    if not rows:
+        sys.exit("ncu_hotspots: no SASS rows in " + args.report)
+    samples = next((k for k in rows[0] if k.startswith("Warp Stall Sampling (All")), None)
+    executed = next((k for k in rows[0] if k.startswith("Instructions Executed")), None)
+    total_s = sum(number(r[samples]) for r in rows) or 1.0
+    total_e = sum(number(r[executed]) for r in rows) or 1.0
+    print(f"{len(rows)} SASS lines; {total_s:.0f} stall samples; {total_e:.3g} warp instructions executed")
+    for key, total, label in ((samples, total_s, "stall samples"), (executed, total_e, "instructions executed")):
+        print(f"\n-- top {args.top} lines by {label}")
+        for r in sorted(rows, key=lambda r: -number(r[key]))[: args.top]:
+            print(f"{100 * number(r[key]) / total:5.1f}%  {r.get('Address', ''):>6}  {r.get('Source', '')[:110]}")
+
+
+if __name__ == "__main__":
+    main()
