@@ -24,13 +24,21 @@ def main():
     ap.add_argument("report")
     ap.add_argument("--top", type=int, default=40)
     args = ap.parse_args()
-    sass = subprocess.run(["ncu", "--import", args.report, "--page", "source", "--print-source", "sass", "--csv"],
-                          check=True, capture_output=True, text=True).stdout
-    rows = list(csv.DictReader(io.StringIO(sass[sass.index('"'):])))
+    if args.report.endswith(".csv"):  # the table already exported (ncu --page source --csv)
+        sass = open(args.report).read()
+    else:
+        sass = subprocess.run(["ncu", "--import", args.report, "--page", "source", "--print-source", "sass", "--csv"],
+                              check=True, capture_output=True, text=True).stdout
+    # The table follows a line naming the kernel.
+    start = sass.index('"Address"')
+    rows = list(csv.DictReader(io.StringIO(sass[start:])))
     if not rows:
         sys.exit("ncu_hotspots: no SASS rows in " + args.report)
-    samples = next((k for k in rows[0] if k.startswith("Warp Stall Sampling (All")), None)
-    executed = next((k for k in rows[0] if k.startswith("Instructions Executed")), None)
+    columns = [k for k in rows[0] if k]
+    samples = next((k for k in columns if k.startswith("Warp Stall Sampling (All")), None)
+    executed = next((k for k in columns if k.startswith("Instructions Executed")), None)
+    if samples is None or executed is None:
+        sys.exit("ncu_hotspots: no stall / executed columns among " + ", ".join(columns))
     total_s = sum(number(r[samples]) for r in rows) or 1.0
     total_e = sum(number(r[executed]) for r in rows) or 1.0
     print(f"{len(rows)} SASS lines; {total_s:.0f} stall samples; {total_e:.3g} warp instructions executed")
