@@ -194,7 +194,7 @@ TEST_P(Spmv, MatchesReferenceOnPowerLawAndPoissonMatrices) {
   }
 }
 
-// Short rows, thread-per-row's case.
+// Short rows, thread-per-row's case (kAuto takes it for rows of at most 32, at most 4x the mean).
 // Its blocks hold min(256, 2048 / longest) float or (1024 / longest) double rows, so these row
 // counts put block boundaries anywhere in a range of ragged rows; ragged lengths also start rows
 // at every offset from a 16-byte boundary, and the nonzero counts are rarely multiples of 4.
@@ -237,14 +237,39 @@ TEST_P(Spmv, MatchesReferenceWhenNnzIsNotAMultipleOfTheVectorWidth) {
 
 TEST_P(Spmv, ShortRowsPropagateInfinitiesAndNaN) {
   CUDIST_REQUIRE_BACKEND();
-  reference::Csr a = test::regular_rows(300, 50, 7, 31);
-  a.values[7 * 3 + 2] = kInf;   // row 3: +inf
-  a.values[7 * 10 + 0] = kInf;  // row 10: +inf - inf = NaN
+  reference::Csr a = test::regular_rows(300, 50, 7, 31);  // thread-per-row under kAuto
+  a.values[7 * 3 + 2] = kInf;                             // row 3: +inf
+  a.values[7 * 10 + 0] = kInf;                            // row 10: +inf - inf = NaN
   a.values[7 * 10 + 6] = -kInf;
   a.values[7 * 200 + 4] = kNaN;   // row 200: NaN
   a.values[7 * 299 + 6] = -kInf;  // the last row's last entry: -inf
   expect_spmv(a, false, 1.0, 0.0);
   expect_spmv(a, false, 2.0, 1.0);
+}
+
+TEST_P(Spmv, ShortRowsTakeThreadPerRowAndMatchAtScale) {
+  CUDIST_REQUIRE_BACKEND();
+  struct Case {
+    char const* name;
+    reference::Csr a;
+    SpmvAlgorithm kernel;  // what kAuto picks on CUDA
+  };
+  Case const cases[] = {
+      {"Poisson 7-point 40^3", test::from_library(sparse::poisson3d_csr(40)),
+       SpmvAlgorithm::kThreadPerRow},
+      {"16 per row, 200000 rows", test::regular_rows(200000, 200000, 16, 41),
+       SpmvAlgorithm::kThreadPerRow},
+      {"R-MAT scale 14", test::from_library(sparse::rmat_csr(14, 8, 5)), SpmvAlgorithm::kMergePath},
+  };
+  for (Case const& c : cases) {
+    SCOPED_TRACE(c.name);
+    expect_spmv(c.a, false, 1.0, 0.0);
+    if (test::backend_device().is_cuda()) {
+      sparse::CsrMatrix const m = test::to_backend(c.a, types());
+      auto const plan = sparse::make_spmv_plan(test::backend_resources(), m.view());
+      EXPECT_EQ(plan.algorithm(), c.kernel) << test::algorithm_name(plan.algorithm());
+    }
+  }
 }
 
 TEST_P(Spmv, ThreadPerRowSumsRowsLongerThanItsStage) {

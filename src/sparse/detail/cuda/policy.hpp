@@ -34,6 +34,12 @@ struct ThreadPerRowPolicy {
   // each (64 bytes per thread, 96 KB per SM) fill a float32/int32 block's stage in one round.
   // Four took 80 registers (3 blocks per SM) for the same bytes in flight per SM.
   static constexpr int kChunksInFlight = 2;
+  // kAuto picks thread-per-row for matrices whose longest row is at most kMaxRowNnz nonzeros
+  // and at most kMaxRowImbalance times the mean: a float block then covers at least
+  // 2048 / 32 = 64 rows in one pass, and no thread sums many more products than its neighbours
+  // (S3: 7 and 6.96; S2u: 16 and 16). Longer rows belong to row-split, uneven ones to merge-path.
+  static constexpr std::int64_t kMaxRowNnz = 32;
+  static constexpr double kMaxRowImbalance = 4.0;
 };
 
 /// Values of `value_bytes` bytes each that ThreadPerRowPolicy's stage holds.
@@ -68,13 +74,16 @@ struct RowStats {
   double mean_row_nnz() const { return rows == 0 ? 0.0 : static_cast<double>(nnz) / rows; }
 };
 
-/// The kAuto rule (see RowSplitPolicy).
+/// The kAuto rule (see RowSplitPolicy and ThreadPerRowPolicy).
 inline SpmvAlgorithm choose_spmv_algorithm(RowStats const& s) {
   double const mean = s.mean_row_nnz();
-  bool const regular =
-      static_cast<double>(s.max_row_nnz) <= RowSplitPolicy::kMaxRowImbalance * mean;
-  return mean >= RowSplitPolicy::kMinMeanRowNnz && regular ? SpmvAlgorithm::kRowSplit
-                                                           : SpmvAlgorithm::kMergePath;
+  auto const longest = static_cast<double>(s.max_row_nnz);
+  if (mean >= RowSplitPolicy::kMinMeanRowNnz && longest <= RowSplitPolicy::kMaxRowImbalance * mean)
+    return SpmvAlgorithm::kRowSplit;
+  if (s.max_row_nnz <= ThreadPerRowPolicy::kMaxRowNnz &&
+      longest <= ThreadPerRowPolicy::kMaxRowImbalance * mean)
+    return SpmvAlgorithm::kThreadPerRow;
+  return SpmvAlgorithm::kMergePath;
 }
 
 /// Lanes per row for row-split: enough for one pass of kChunksPerLane loads each over a row of
