@@ -163,9 +163,16 @@ class CusparseSpmv {
 };
 
 char const* algorithm_name(SpmvAlgorithm a) {
-  return a == SpmvAlgorithm::kRowSplit    ? "row-split"
-         : a == SpmvAlgorithm::kMergePath ? "merge-path"
-                                          : "auto";
+  switch (a) {
+    case SpmvAlgorithm::kRowSplit:
+      return "row-split";
+    case SpmvAlgorithm::kMergePath:
+      return "merge-path";
+    case SpmvAlgorithm::kThreadPerRow:
+      return "thread-per-row";
+    default:
+      return "auto";
+  }
 }
 
 template <class T, class I>
@@ -199,7 +206,8 @@ CaseResult run_case(SparseCase const& c, Options const& options) {
   result.correct = matches<T>(yd.data(), want, scale);
 
   std::string kernels;
-  for (SpmvAlgorithm forced : {SpmvAlgorithm::kRowSplit, SpmvAlgorithm::kMergePath}) {
+  for (SpmvAlgorithm forced :
+       {SpmvAlgorithm::kRowSplit, SpmvAlgorithm::kMergePath, SpmvAlgorithm::kThreadPerRow}) {
     sparse::SpmvPlan const p = sparse::make_spmv_plan(
         res, a.view(), {sparse::Operation::kNone, forced, sparse::CsrCheck::kShapeOnly});
     kernels += std::string(", ") + algorithm_name(forced) + format(" %.1f us", time_plan(p));

@@ -150,7 +150,8 @@ class SpmvPlan:
 
     @property
     def algorithm(self):
-        """The kernel family chosen from the row lengths: 'row_split' or 'merge_path'."""
+        """The kernel family chosen from the row lengths: 'row_split', 'merge_path' or
+        'thread_per_row'."""
         return self._plan.algorithm
 
     def spmv(self, x, *, y=None, alpha=1.0, beta=0.0, semiring="plus-times"):

@@ -117,7 +117,14 @@ void product_into(Plan const& p, InputArray const& x_array, OutputArray const& y
 }
 
 char const* algorithm_name(sparse::SpmvAlgorithm algorithm) {
-  return algorithm == sparse::SpmvAlgorithm::kRowSplit ? "row_split" : "merge_path";
+  switch (algorithm) {
+    case sparse::SpmvAlgorithm::kRowSplit:
+      return "row_split";
+    case sparse::SpmvAlgorithm::kThreadPerRow:
+      return "thread_per_row";
+    default:
+      return "merge_path";
+  }
 }
 
 }  // namespace

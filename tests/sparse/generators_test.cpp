@@ -97,13 +97,41 @@ TEST(KernelChoice, MatchesTheBenchmarkCases) {
   RowStats const s3{4'096'000, 28'518'400, 7};      // 7-point stencil
   EXPECT_EQ(choose_spmv_algorithm(s1), SpmvAlgorithm::kRowSplit);
   EXPECT_EQ(choose_spmv_algorithm(s2), SpmvAlgorithm::kMergePath);
-  EXPECT_EQ(choose_spmv_algorithm(s2u), SpmvAlgorithm::kMergePath);
-  EXPECT_EQ(choose_spmv_algorithm(s3), SpmvAlgorithm::kMergePath);
-  EXPECT_EQ(choose_spmv_algorithm(RowStats{}), SpmvAlgorithm::kMergePath);
+  EXPECT_EQ(choose_spmv_algorithm(s2u), SpmvAlgorithm::kThreadPerRow);
+  EXPECT_EQ(choose_spmv_algorithm(s3), SpmvAlgorithm::kThreadPerRow);
   EXPECT_EQ(row_split_group_size(s1, 4), 32);
   EXPECT_EQ(row_split_group_size(s2u, 4), 4);  // 19 elements at worst = 5 chunks: 4 lanes x 2
   EXPECT_EQ(row_split_group_size(s3, 4), 2);
   EXPECT_EQ(row_split_group_size(s3, 1), 4);
+}
+
+TEST(KernelChoice, ThreadPerRowTakesShortEvenRowsOnly) {
+  using sparse::SpmvAlgorithm;
+  using sparse::detail::cuda::choose_spmv_algorithm;
+  using sparse::detail::cuda::RowStats;
+  using sparse::detail::cuda::thread_per_row_rows_per_block;
+  std::int64_t const rows = 1000;
+  auto stats = [&](double mean, std::int64_t longest) {
+    return RowStats{rows, static_cast<std::int64_t>(mean * rows), longest};
+  };
+  EXPECT_EQ(choose_spmv_algorithm(stats(30, 32)), SpmvAlgorithm::kThreadPerRow);
+  EXPECT_EQ(choose_spmv_algorithm(stats(1, 4)), SpmvAlgorithm::kThreadPerRow);
+  EXPECT_EQ(choose_spmv_algorithm(stats(32, 32)), SpmvAlgorithm::kRowSplit);   // row-split first
+  EXPECT_EQ(choose_spmv_algorithm(stats(20, 33)), SpmvAlgorithm::kMergePath);  // longest > 32
+  EXPECT_EQ(choose_spmv_algorithm(stats(2, 9)), SpmvAlgorithm::kMergePath);    // > 4x the mean
+  // No entries at all: every row is empty, so any kernel only scales y; thread-per-row's rule
+  // holds (0 <= 32 and 0 <= 4 x 0).
+  EXPECT_EQ(choose_spmv_algorithm(RowStats{}), SpmvAlgorithm::kThreadPerRow);
+
+  // Rows per block: as many as 8 KB of products hold at the longest row, at most 256.
+  RowStats const s2u{1 << 22, 16 << 22, 16};
+  RowStats const s3{4'096'000, 28'518'400, 7};
+  EXPECT_EQ(thread_per_row_rows_per_block(s3, sizeof(float)), 256);
+  EXPECT_EQ(thread_per_row_rows_per_block(s3, sizeof(double)), 146);
+  EXPECT_EQ(thread_per_row_rows_per_block(s2u, sizeof(float)), 128);
+  EXPECT_EQ(thread_per_row_rows_per_block(s2u, sizeof(double)), 64);
+  EXPECT_EQ(thread_per_row_rows_per_block(RowStats{}, sizeof(float)), 256);
+  EXPECT_EQ(thread_per_row_rows_per_block(stats(3, 5000), sizeof(float)), 1);  // several passes
 }
 
 }  // namespace

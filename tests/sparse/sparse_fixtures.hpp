@@ -202,7 +202,7 @@ inline reference::Csr regular_rows(std::int64_t rows, std::int64_t cols, int per
 inline std::vector<sparse::SpmvAlgorithm> backend_algorithms() {
   if (!backend_device().is_cuda()) return {sparse::SpmvAlgorithm::kAuto};
   return {sparse::SpmvAlgorithm::kAuto, sparse::SpmvAlgorithm::kRowSplit,
-          sparse::SpmvAlgorithm::kMergePath};
+          sparse::SpmvAlgorithm::kMergePath, sparse::SpmvAlgorithm::kThreadPerRow};
 }
 
 inline char const* algorithm_name(sparse::SpmvAlgorithm a) {
@@ -211,6 +211,8 @@ inline char const* algorithm_name(sparse::SpmvAlgorithm a) {
       return "auto";
     case sparse::SpmvAlgorithm::kRowSplit:
       return "row-split";
+    case sparse::SpmvAlgorithm::kThreadPerRow:
+      return "thread-per-row";
     default:
       return "merge-path";
   }

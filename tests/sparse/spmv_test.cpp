@@ -194,6 +194,108 @@ TEST_P(Spmv, MatchesReferenceOnPowerLawAndPoissonMatrices) {
   }
 }
 
+// Short rows, thread-per-row's case (kAuto takes it for rows of at most 32, at most 4x the mean).
+// Its blocks hold min(256, 2048 / longest) float or (1024 / longest) double rows, so these row
+// counts put block boundaries anywhere in a range of ragged rows; ragged lengths also start rows
+// at every offset from a 16-byte boundary, and the nonzero counts are rarely multiples of 4.
+TEST_P(Spmv, MatchesReferenceOnShortRowsOfEveryLength) {
+  CUDIST_REQUIRE_BACKEND();
+  for (int longest : {1, 3, 7, 16, 20, 32}) {
+    for (std::int64_t rows : {1, 2, 65, 257, 1000, 4099}) {
+      SCOPED_TRACE("rows of 0.." + std::to_string(longest) + ", " + std::to_string(rows) + " rows");
+      reference::Csr const a = test::random_ragged(rows, 97, longest, 1000 * longest + rows);
+      expect_spmv(a, false, 2.0, -1.0);
+    }
+  }
+  expect_spmv_both_ways(test::random_ragged(1000, 333, 9, 77));
+}
+
+TEST_P(Spmv, MatchesReferenceWhenNnzIsNotAMultipleOfTheVectorWidth) {
+  CUDIST_REQUIRE_BACKEND();
+  // One row of 1, 2, 3, 5, 6, 7 entries (its end falls inside the last 16-byte chunk), then rows
+  // that end the arrays 1, 2 and 3 elements into a chunk after empty rows.
+  for (int n : {1, 2, 3, 5, 6, 7}) {
+    SCOPED_TRACE("one row of " + std::to_string(n));
+    reference::Csr a;
+    a.rows = 1;
+    a.cols = 11;
+    a.offsets = {0, n};
+    for (int e = 0; e < n; ++e) {
+      a.col_indices.push_back((3 * e) % 11);
+      a.values.push_back(e % 2 ? 2.0 : -3.0);
+    }
+    expect_spmv(a, false, 1.0, 0.0);
+  }
+  reference::Csr a;
+  a.rows = 6;
+  a.cols = 4;
+  a.offsets = {0, 3, 3, 5, 6, 6, 9};  // 9 = 2 x 4 + 1
+  a.col_indices = {0, 3, 1, 2, 2, 3, 0, 1, 3};
+  a.values = {1, -2, 3, -4, 5, -6, 7, -8, 2};
+  expect_spmv_both_ways(a);
+}
+
+TEST_P(Spmv, ShortRowsPropagateInfinitiesAndNaN) {
+  CUDIST_REQUIRE_BACKEND();
+  reference::Csr a = test::regular_rows(300, 50, 7, 31);  // thread-per-row under kAuto
+  a.values[7 * 3 + 2] = kInf;                             // row 3: +inf
+  a.values[7 * 10 + 0] = kInf;                            // row 10: +inf - inf = NaN
+  a.values[7 * 10 + 6] = -kInf;
+  a.values[7 * 200 + 4] = kNaN;   // row 200: NaN
+  a.values[7 * 299 + 6] = -kInf;  // the last row's last entry: -inf
+  expect_spmv(a, false, 1.0, 0.0);
+  expect_spmv(a, false, 2.0, 1.0);
+}
+
+TEST_P(Spmv, ShortRowsTakeThreadPerRowAndMatchAtScale) {
+  CUDIST_REQUIRE_BACKEND();
+  struct Case {
+    char const* name;
+    reference::Csr a;
+    SpmvAlgorithm kernel;  // what kAuto picks on CUDA
+  };
+  Case const cases[] = {
+      {"Poisson 7-point 40^3", test::from_library(sparse::poisson3d_csr(40)),
+       SpmvAlgorithm::kThreadPerRow},
+      {"16 per row, 200000 rows", test::regular_rows(200000, 200000, 16, 41),
+       SpmvAlgorithm::kThreadPerRow},
+      {"R-MAT scale 14", test::from_library(sparse::rmat_csr(14, 8, 5)), SpmvAlgorithm::kMergePath},
+  };
+  for (Case const& c : cases) {
+    SCOPED_TRACE(c.name);
+    expect_spmv(c.a, false, 1.0, 0.0);
+    if (test::backend_device().is_cuda()) {
+      sparse::CsrMatrix const m = test::to_backend(c.a, types());
+      auto const plan = sparse::make_spmv_plan(test::backend_resources(), m.view());
+      EXPECT_EQ(plan.algorithm(), c.kernel) << test::algorithm_name(plan.algorithm());
+    }
+  }
+}
+
+TEST_P(Spmv, ThreadPerRowSumsRowsLongerThanItsStage) {
+  CUDIST_REQUIRE_BACKEND();
+  // Forced on a row of 5000 (several 2048-float / 1024-double passes, one block a row): more
+  // than 2^20 rows, so the blocks also loop over rows.
+  std::int64_t const rows = (std::int64_t(1) << 20) + 4097;
+  reference::Csr const light = test::random_ragged(rows, 1000, 2, 51);
+  reference::Csr a;
+  a.rows = rows;
+  a.cols = 1000;
+  std::int64_t const heavy = rows - 3000;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t k = light.offsets[r]; k < light.offsets[r + 1]; ++k) {
+      a.col_indices.push_back(light.col_indices[k]);
+      a.values.push_back(light.values[k]);
+    }
+    for (std::int64_t e = 0; r == heavy && e < 5000; ++e) {
+      a.col_indices.push_back((e * 7) % 1000);
+      a.values.push_back(e % 3 == 0 ? -1.0 : 2.0);
+    }
+    a.offsets.push_back(static_cast<std::int64_t>(a.values.size()));
+  }
+  expect_spmv(a, false, 1.0, 0.0);
+}
+
 TEST_P(Spmv, AcceptsStridedVectorsAndUnalignedMatrixArrays) {
   CUDIST_REQUIRE_BACKEND();
   Resources const res = test::backend_resources();

@@ -65,7 +65,9 @@ sparse::SpmvAlgorithm algorithm_from_name(std::string const& name) {
   if (name == "auto") return sparse::SpmvAlgorithm::kAuto;
   if (name == "row-split") return sparse::SpmvAlgorithm::kRowSplit;
   if (name == "merge-path") return sparse::SpmvAlgorithm::kMergePath;
-  throw InvalidArgument("--algorithm: '" + name + "' is not auto, row-split or merge-path");
+  if (name == "thread-per-row") return sparse::SpmvAlgorithm::kThreadPerRow;
+  throw InvalidArgument("--algorithm: '" + name +
+                        "' is not auto, row-split, merge-path or thread-per-row");
 }
 
 /// The initial y (rows x cols of the output): --y0 when given, else `fill`.
@@ -161,7 +163,8 @@ void add_common_options(CLI::App& cmd, SparseArgs& args, char const* x_help,
   cmd.add_option("--beta", args.beta, "scale of the initial output (needs --y0)")->default_val(0.0);
   cmd.add_option("--y0", args.y0, "initial output (.npy) for --beta or min-plus");
   cmd.add_flag("--transpose", args.transpose, "multiply by the transpose of A");
-  cmd.add_option("--algorithm", args.algorithm, "GPU kernel: auto, row-split or merge-path")
+  cmd.add_option("--algorithm", args.algorithm,
+                 "GPU kernel: auto, row-split, merge-path or thread-per-row")
       ->default_val("auto");
   add_device_option(cmd, args.device);
   cmd.add_flag("-q,--quiet", args.quiet, "print nothing on success");

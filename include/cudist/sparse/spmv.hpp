@@ -39,9 +39,10 @@ enum class Layout : std::uint8_t { kRowMajor, kColMajor };
 
 /// The kernel family a plan runs (docs/sparse.md explains each and how kAuto decides).
 enum class SpmvAlgorithm : std::uint8_t {
-  kAuto,       ///< choose from the row-length statistics
-  kRowSplit,   ///< a group of lanes per row; for rows of similar, not tiny, length
-  kMergePath,  ///< equal shares of rows + nonzeros per thread; any row-length distribution
+  kAuto,          ///< choose from the row-length statistics
+  kRowSplit,      ///< a group of lanes per row; for rows of similar, not tiny, length
+  kMergePath,     ///< equal shares of rows + nonzeros per thread; any row-length distribution
+  kThreadPerRow,  ///< a thread per row over staged nonzeros; for short rows of similar length
 };
 
 struct SpmvPlanOptions {

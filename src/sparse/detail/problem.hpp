@@ -35,6 +35,7 @@ struct SpmvAnalysis {
   SpmvAlgorithm algorithm = SpmvAlgorithm::kMergePath;
   int vector_width = 1;             // CUDA kRowSplit: elements per load of indices and values
   int group_size = 0;               // CUDA kRowSplit: lanes per row
+  int rows_per_block = 0;           // CUDA kThreadPerRow: consecutive rows a block sums
   std::int64_t items_per_tile = 0;  // rows + nonzeros per merge-path tile (CUDA) or chunk (CPU)
   Array tile_rows;                  // (1, tiles + 1) int64: rows ended before each tile starts
   mutable Array scratch;            // CUDA: per-tile partial rows, rewritten by every product

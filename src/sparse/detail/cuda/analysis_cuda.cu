@@ -73,6 +73,7 @@ SpmvAnalysis analyse(CsrView const& a, SpmvAlgorithm requested, Device device,
       aligned_to(a.col_indices, wide * sizeof(I)) && aligned_to(a.values, wide * sizeof(T));
   analysis.vector_width = aligned ? wide : 1;
   analysis.group_size = row_split_group_size(stats, analysis.vector_width);
+  analysis.rows_per_block = thread_per_row_rows_per_block(stats, sizeof(T));
 
   using Policy = MergePathPolicy<T>;
   analysis.items_per_tile = Policy::kTileItems;

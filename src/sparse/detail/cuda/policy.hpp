@@ -24,6 +24,29 @@ struct RowSplitPolicy {
   static constexpr double kMaxRowImbalance = 4.0;
 };
 
+struct ThreadPerRowPolicy {
+  static constexpr int kThreads = 256;
+  // Products staged per block and pass: 8 KB, 2048 float or 1024 double values. ptxas gives the
+  // float32/int32 kernel 40 registers, so 6 blocks fit an SM: 48 KB of shared memory, the rest
+  // of the SM's 256 KB left to L1 for x.
+  static constexpr int kStageBytes = 8 * 1024;
+  // 16-byte loads of indices and of values that each thread issues before it gathers x: two of
+  // each (64 bytes per thread, 96 KB per SM) fill a float32/int32 block's stage in one round.
+  // Four took 80 registers (3 blocks per SM) for the same bytes in flight per SM.
+  static constexpr int kChunksInFlight = 2;
+  // kAuto picks thread-per-row for matrices whose longest row is at most kMaxRowNnz nonzeros
+  // and at most kMaxRowImbalance times the mean: a float block then covers at least
+  // 2048 / 32 = 64 rows in one pass, and no thread sums many more products than its neighbours
+  // (S3: 7 and 6.96; S2u: 16 and 16). Longer rows belong to row-split, uneven ones to merge-path.
+  static constexpr std::int64_t kMaxRowNnz = 32;
+  static constexpr double kMaxRowImbalance = 4.0;
+};
+
+/// Values of `value_bytes` bytes each that ThreadPerRowPolicy's stage holds.
+constexpr int thread_per_row_stage_values(std::size_t value_bytes) {
+  return static_cast<int>(ThreadPerRowPolicy::kStageBytes / value_bytes);
+}
+
 template <class T>
 struct MergePathPolicy {
   static constexpr int kThreads = 256;
@@ -51,13 +74,16 @@ struct RowStats {
   double mean_row_nnz() const { return rows == 0 ? 0.0 : static_cast<double>(nnz) / rows; }
 };
 
-/// The kAuto rule (see RowSplitPolicy).
+/// The kAuto rule (see RowSplitPolicy and ThreadPerRowPolicy).
 inline SpmvAlgorithm choose_spmv_algorithm(RowStats const& s) {
   double const mean = s.mean_row_nnz();
-  bool const regular =
-      static_cast<double>(s.max_row_nnz) <= RowSplitPolicy::kMaxRowImbalance * mean;
-  return mean >= RowSplitPolicy::kMinMeanRowNnz && regular ? SpmvAlgorithm::kRowSplit
-                                                           : SpmvAlgorithm::kMergePath;
+  auto const longest = static_cast<double>(s.max_row_nnz);
+  if (mean >= RowSplitPolicy::kMinMeanRowNnz && longest <= RowSplitPolicy::kMaxRowImbalance * mean)
+    return SpmvAlgorithm::kRowSplit;
+  if (s.max_row_nnz <= ThreadPerRowPolicy::kMaxRowNnz &&
+      longest <= ThreadPerRowPolicy::kMaxRowImbalance * mean)
+    return SpmvAlgorithm::kThreadPerRow;
+  return SpmvAlgorithm::kMergePath;
 }
 
 /// Lanes per row for row-split: enough for one pass of kChunksPerLane loads each over a row of
@@ -67,6 +93,16 @@ inline int row_split_group_size(RowStats const& s, int vector_width) {
   int lanes = 1;
   while (lanes < 32 && lanes * RowSplitPolicy::kChunksPerLane < chunks) lanes *= 2;
   return lanes;
+}
+
+/// Rows per block for thread-per-row: as many as the stage holds at the longest row's length, so
+/// that a block's nonzeros take one pass, and at most one per thread. Rows longer than the whole
+/// stage get a block each and take several passes.
+inline int thread_per_row_rows_per_block(RowStats const& s, std::size_t value_bytes) {
+  std::int64_t const fit = thread_per_row_stage_values(value_bytes) /
+                           (s.max_row_nnz > 0 ? s.max_row_nnz : std::int64_t(1));
+  std::int64_t const threads = ThreadPerRowPolicy::kThreads;
+  return static_cast<int>(fit < 1 ? 1 : (fit > threads ? threads : fit));
 }
 
 }  // namespace cudist::sparse::detail::cuda

@@ -1,6 +1,7 @@
 // Dispatch of one SpMV/SpMM call on the GPU, for fixed value and index types: the plan's
 // algorithm, the vector width and the column passes become template arguments here, and the
-// kernels are launched. Instantiated once per (value, index) pair in inst/*.cu.
+// kernels are launched. Row-split and thread-per-row serve SpMV only; SpMM (several columns)
+// always runs merge-path. Instantiated once per (value, index) pair in inst/*.cu.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -13,6 +14,7 @@
 #include "sparse/detail/cuda/merge_path_kernel.cuh"
 #include "sparse/detail/cuda/policy.hpp"
 #include "sparse/detail/cuda/row_split_kernel.cuh"
+#include "sparse/detail/cuda/thread_per_row_kernel.cuh"
 #include "sparse/detail/dispatch.hpp"
 #include "sparse/detail/problem.hpp"
 
@@ -48,6 +50,36 @@ void launch_row_split(SpmvAnalysis const& analysis, SpmvProblem const& p, Output
   std::int64_t const blocks = std::min<std::int64_t>(
       (p.a.rows + rows_per_block - 1) / rows_per_block, std::int64_t(1) << 20);
   launch<Kernel>(blocks, params, stream);
+}
+
+template <class T, class I, int kVec, class Semiring, class Output>
+void launch_thread_per_row(SpmvAnalysis const& analysis, SpmvProblem const& p, Output const& out,
+                           cudaStream_t stream) {
+  using Kernel = ThreadPerRowSpmv<T, I, kVec, Semiring, Output>;
+  typename Kernel::Params params{static_cast<I const*>(p.a.row_offsets),
+                                 static_cast<I const*>(p.a.col_indices),
+                                 static_cast<T const*>(p.a.values),
+                                 p.a.rows,
+                                 p.a.nnz,
+                                 x_operand<T>(p),
+                                 y_operand<T>(p),
+                                 out,
+                                 analysis.rows_per_block};
+  // One block per rows_per_block rows; beyond 2^20 blocks the blocks loop over them instead.
+  std::int64_t const blocks = std::min<std::int64_t>(
+      (p.a.rows + analysis.rows_per_block - 1) / analysis.rows_per_block, std::int64_t(1) << 20);
+  launch<Kernel>(blocks, params, stream);
+}
+
+/// Calls f(std::integral_constant<int, kVec>{}) for the plan's vector width: kWide, or 1 where
+/// the matrix arrays are not aligned to a kWide-element load.
+template <int kWide, class F>
+void with_vector_width(SpmvAnalysis const& analysis, F&& f) {
+  if (analysis.vector_width == kWide) {
+    f(std::integral_constant<int, kWide>{});
+  } else {
+    f(std::integral_constant<int, 1>{});
+  }
 }
 
 /// One pass over A for columns [first_col, first_col + active_cols) of X and Y.
@@ -86,11 +118,13 @@ void spmv_typed(SpmvAnalysis const& analysis, SpmvProblem const& p, cudaStream_t
     constexpr int kWide = wide_vector_width(sizeof(T), sizeof(I));
     constexpr int kMaxCols = MergePathPolicy<T>::kMaxCols;
     if (p.ncols == 1 && analysis.algorithm == SpmvAlgorithm::kRowSplit) {
-      if (analysis.vector_width == kWide) {
-        launch_row_split<T, I, kWide, Semiring>(analysis, p, out, stream);
-      } else {
-        launch_row_split<T, I, 1, Semiring>(analysis, p, out, stream);
-      }
+      with_vector_width<kWide>(analysis, [&](auto vec) {
+        launch_row_split<T, I, decltype(vec)::value, Semiring>(analysis, p, out, stream);
+      });
+    } else if (p.ncols == 1 && analysis.algorithm == SpmvAlgorithm::kThreadPerRow) {
+      with_vector_width<kWide>(analysis, [&](auto vec) {
+        launch_thread_per_row<T, I, decltype(vec)::value, Semiring>(analysis, p, out, stream);
+      });
     } else if (p.ncols == 1) {
       launch_merge_path<T, I, 1, Semiring>(analysis, p, 0, 1, out, stream);
     } else {
