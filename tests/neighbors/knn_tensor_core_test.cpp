@@ -247,7 +247,7 @@ TEST(KnnTensorCores, BytesSelfJoinsBatchesAndSiftAsTheFusedPath) {
 
   Array const sift = test::to_backend(
       io::read_npy(std::string(CUDIST_TEST_DATA_DIR) + "/descriptors/opencv_images_sift_u8.npy"));
-  std::int64_t const rows = std::min<std::int64_t>(sift.rows(), test::reduced_run() ? 3000 : 12000), d = sift.cols();
+  std::int64_t const rows = std::min<std::int64_t>(sift.rows(), test::reduced_run() ? 1000 : 12000), d = sift.cols();
   auto const* base = static_cast<std::uint8_t const*>(sift.data());
   ConstMatrixView const corpus(base, rows, d, d, DType::kUInt8, Memory::kDevice);
   for (std::int64_t k : {2, 10}) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/backend.hpp"
+#include "common/reduced.hpp"
 #include "cudist/core/error.hpp"
 #include "cudist/io/matrix_market.hpp"
 #include "cudist/sparse/generators.hpp"
@@ -257,7 +258,8 @@ TEST_P(Spmv, ShortRowsTakeThreadPerRowAndMatchAtScale) {
   Case const cases[] = {
       {"Poisson 7-point 40^3", test::from_library(sparse::poisson3d_csr(40)),
        SpmvAlgorithm::kThreadPerRow},
-      {"16 per row, 200000 rows", test::regular_rows(200000, 200000, 16, 41),
+      {"16 per row, 200000 rows (20000 reduced)",
+       test::regular_rows(test::reduced_run() ? 20000 : 200000, 200000, 16, 41),
        SpmvAlgorithm::kThreadPerRow},
       {"R-MAT scale 14", test::from_library(sparse::rmat_csr(14, 8, 5)), SpmvAlgorithm::kMergePath},
   };
@@ -275,8 +277,9 @@ TEST_P(Spmv, ShortRowsTakeThreadPerRowAndMatchAtScale) {
 TEST_P(Spmv, ThreadPerRowSumsRowsLongerThanItsStage) {
   CUDIST_REQUIRE_BACKEND();
   // Forced on a row of 5000 (several 2048-float / 1024-double passes, one block a row): more
-  // than 2^20 rows, so the blocks also loop over rows.
-  std::int64_t const rows = (std::int64_t(1) << 20) + 4097;
+  // than 2^20 rows, so the blocks also loop over rows (not in a reduced run: the sanitizers'
+  // 10-minute round).
+  std::int64_t const rows = test::reduced_run() ? 70000 : (std::int64_t(1) << 20) + 4097;
   reference::Csr const light = test::random_ragged(rows, 1000, 2, 51);
   reference::Csr a;
   a.rows = rows;

@@ -12,14 +12,6 @@
 // of the consumers' layout; each thread sees 2 rows ("slots") x 16 columns per half of a tile.
 // Keys are compared with `<=` the bar: a pair that ties the k-th key may still rank before it by
 // index, and the consumer's offer makes the exact (key, index) comparison.
-//
-// How candidates reach the consumer (a few per warp and half-tile on the SIFT self-join, ~320 per
-// row in all): the row buffers (top-k) take an offer for any of the warp's rows from any lane, so
-// a warp lists its candidates (tile row, column) in shared memory and each lane of a round
-// recomputes one candidate's dot product from the tiles (dp4a) and offers it: one offer per 32
-// candidates. The best-two consumer keeps its rows in the owning lanes' registers, so there the
-// lanes offer their own candidates one at a time, the dot product picked out of the MMA's
-// accumulators.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -60,16 +52,10 @@ struct ExactU8L2Kernel {
     cudist::detail::cuda::InterruptPoll interrupt;
   };
 
-  // Whether candidates go through the warps' lists (file comment).
-  static constexpr bool kListed = Select::kOffersFromAnyLane;
-  static constexpr int kRound = 32, kListCapacity = 2 * kRound;
-
   struct SharedStorage {
     typename Select::SharedStorage select;
     WorkItem work;
     alignas(16) std::uint32_t y_sq[2][kTile];  // the squares of the columns of each y buffer (0 past the end)
-    std::uint32_t x_sq[kTile];                 // the squares of the tile's rows (0 past the end)
-    std::uint32_t listed[kListed ? kThreads / 32 : 1][kListCapacity];  // per warp: row << 8 | column
   };
 
   static constexpr std::size_t kTilesOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
@@ -111,8 +97,6 @@ struct ExactU8L2Kernel {
       Tiles::load(p.x, p.ldx, w.tile.row_end, p.depth, w.tile.row0, xs, true, tid);
       load_columns(p, w, w.col_begin, ys[0], s.y_sq[0], tid);
     }
-    if (tid < kTile) s.x_sq[tid] = w.tile.row0 + tid < w.tile.row_end ? p.x_sq[w.tile.row0 + tid] : 0u;
-    int listed = 0;  // candidates in the warp's list (warp-uniform)
     int tiles_done = 0;
     for (std::int64_t col0 = w.col_begin; col0 < w.col_end; col0 += kTile, ++tiles_done) {
       int const buf = tiles_done % 2;
@@ -149,17 +133,8 @@ struct ExactU8L2Kernel {
         cand[0] &= valid[0] >> (16 * half);
         cand[1] &= valid[1] >> (16 * half);
         if (__any_sync(kFullWarp, (cand[0] | cand[1]) != 0)) {
-          if constexpr (kListed) {
-            Round const round{p, s, w, xs, ys[buf], buf, col0};
-            list(select, round, half, local, cand, listed);
-          } else {
-            offer(select, w, col0 + 64 * half, local, x_sq, s.y_sq[buf] + 64 * half, c, cand);
-          }
+          offer(select, w, col0 + 64 * half, local, x_sq, s.y_sq[buf] + 64 * half, c, cand);
         }
-      }
-      if constexpr (kListed) {  // before the next barrier: the tiles the rounds read are then reused
-        Round const round{p, s, w, xs, ys[buf], buf, col0};
-        while (listed > 0) run_round(select, round, listed);
       }
       select.end_tile();
 
@@ -169,86 +144,6 @@ struct ExactU8L2Kernel {
       }
     }
     select.finish();
-  }
-
-  /// What a round of listed candidates reads: the tiles and squares of the current column tile.
-  struct Round {
-    Params const& p;
-    SharedStorage& s;
-    WorkItem const& w;
-    unsigned char const *xs, *ys;
-    int buf;
-    std::int64_t col0;
-  };
-
-  /// Appends the lanes' candidates of one half to the warp's list (in lane order, by a prefix sum
-  /// of their counts); whenever it holds a round, runs one.
-  __device__ static void list(Select& select, Round const& round, int half, int const (&local)[2],
-                              std::uint32_t (&cand)[2], int& count) {
-    int const lane = static_cast<int>(threadIdx.x) % 32, q = lane % 4;
-    std::uint32_t* const entries = round.s.listed[threadIdx.x / 32];
-    while (__any_sync(kFullWarp, (cand[0] | cand[1]) != 0)) {
-      int const mine = __popc(cand[0]) + __popc(cand[1]);
-      int before = mine;  // inclusive, then exclusive prefix
-#pragma unroll
-      for (int delta = 1; delta < 32; delta *= 2) {
-        int const v = __shfl_up_sync(kFullWarp, before, delta);
-        if (lane >= delta) before += v;
-      }
-      int const total = __shfl_sync(kFullWarp, before, 31);
-      before -= mine;
-      int const room = kListCapacity - count;
-      int const taken = max(0, min(mine, room - before));
-      for (int i = 0; i < taken; ++i) {
-        int const sl = cand[0] != 0 ? 0 : 1;
-        int const b = __ffs(static_cast<int>(cand[sl])) - 1;
-        cand[sl] &= cand[sl] - 1;
-        auto const column = static_cast<std::uint32_t>(Tiles::column(64 * half, b, q));
-        entries[count + before + i] = static_cast<std::uint32_t>(local[sl]) << 8 | column;
-      }
-      count += min(total, room);
-      __syncwarp();
-      while (count >= kRound) run_round(select, round, count);
-    }
-  }
-
-  /// The first min(count, 32) listed candidates, one per lane: its dot product from the tiles,
-  /// its key, its offer (the consumer takes any row of the warp from any lane); the entries after
-  /// them move to the front.
-  __device__ static void run_round(Select& select, Round const& round, int& count) {
-    int const lane = static_cast<int>(threadIdx.x) % 32;
-    std::uint32_t* const entries = round.s.listed[threadIdx.x / 32];
-    int const n = min(count, kRound);
-    bool const have = lane < n;
-    Entry e = Traits::empty();
-    int r = 0;
-    if (have) {
-      std::uint32_t const entry = entries[lane];
-      r = static_cast<int>(entry >> 8);
-      int const col = static_cast<int>(entry & 0xffu);
-      int const rb = Tiles::row_bytes(round.p.depth);
-      auto const* x = reinterpret_cast<uint4 const*>(round.xs + cudist::detail::cuda::mma::mma_row_slot(r) * rb);
-      auto const* y = reinterpret_cast<uint4 const*>(round.ys + col * rb);
-      unsigned dot = 0;
-      for (int k = 0; k < round.p.depth / 16; ++k) {
-        uint4 const a = x[k], b = y[k];
-        dot = __dp4a(a.x, b.x, dot);
-        dot = __dp4a(a.y, b.y, dot);
-        dot = __dp4a(a.z, b.z, dot);
-        dot = __dp4a(a.w, b.w, dot);
-      }
-      std::uint32_t const key = round.s.x_sq[r] + round.s.y_sq[round.buf][col] - 2u * dot;
-      e = Traits::entry(key, static_cast<std::uint32_t>(round.col0 + col - round.w.tile.y_begin));
-    }
-    select.offer(have, 0, r, e);
-    __syncwarp();
-    bool const moves = kRound + lane < count;
-    std::uint32_t moved = 0;
-    if (moves) moved = entries[kRound + lane];
-    __syncwarp();
-    if (moves) entries[lane] = moved;
-    __syncwarp();
-    count -= n;
   }
 
   /// Offers the lanes' candidates of one half (mask bit 2 nt + j per slot), one per lane at a

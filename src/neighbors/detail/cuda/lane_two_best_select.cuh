@@ -21,8 +21,6 @@ struct LaneTwoBestSelect {
   using Entry = typename Traits::Entry;
   static constexpr int kBoundedMinBlocks = 2;  // registers only: two blocks' tiles fit an SM
   static constexpr int kMaxSeedRank = 1;       // k <= 2: each lane's smallest upper bound
-  /// offer() takes only the lane's own rows: they are in its registers.
-  static constexpr bool kOffersFromAnyLane = false;
 
   struct Params {
     Entry* partial;  // (m, chunks, k): each chunk's best entries per row, nearest first

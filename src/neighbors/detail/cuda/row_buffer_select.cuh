@@ -110,8 +110,6 @@ struct RowBufferSelect {
   /// The blocks per SM the kernel is built for (the row buffers leave room for one), and the
   /// largest per-lane rank of its seed (k <= 32 are seeded).
   static constexpr int kBoundedMinBlocks = 1, kMaxSeedRank = 8;
-  /// offer() takes an entry of any of the warp's rows from any lane.
-  static constexpr bool kOffersFromAnyLane = true;
 
   __device__ int k() const { return p_.k; }
 
