@@ -98,6 +98,8 @@ struct BoundedL2Kernel {
   /// Bytes of a tile row of `depth` float16 values in shared memory.
   static CUDIST_HD int row_bytes(int depth) { return Tiles::row_bytes(2 * depth); }
   static constexpr std::size_t kTilesOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
+  /// The __global__ function that runs this kernel (bounded_l2_kernel, below).
+  static void const* entry();
   static std::size_t smem_bytes(typename Select::Params const& s, int depth) {
     return kTilesOffset + 3 * static_cast<std::size_t>(kTile) * row_bytes(depth) + Select::dynamic_smem_bytes(s);
   }
@@ -429,6 +431,11 @@ __global__ void __launch_bounds__(Kernel::kThreads, Kernel::Select::kBoundedMinB
   unsigned char* tiles = bounded_smem + Kernel::kTilesOffset;
   std::size_t const tile_bytes = 3 * static_cast<std::size_t>(Kernel::kTile) * Kernel::row_bytes(p.x.depth);
   Kernel{}(p, storage, tiles, reinterpret_cast<char*>(tiles + tile_bytes), blockIdx.x, static_cast<int>(threadIdx.x));
+}
+
+template <template <class> class SelectT>
+void const* BoundedL2Kernel<SelectT>::entry() {
+  return reinterpret_cast<void const*>(bounded_l2_kernel<BoundedL2Kernel>);
 }
 
 }  // namespace cudist::neighbors::detail::cuda

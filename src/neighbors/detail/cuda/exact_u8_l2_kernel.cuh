@@ -59,6 +59,8 @@ struct ExactU8L2Kernel {
   };
 
   static constexpr std::size_t kTilesOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
+  /// The __global__ function that runs this kernel (exact_u8_l2_kernel, below).
+  static void const* entry();
   static std::size_t smem_bytes(typename Select::Params const& s, int depth) {
     return kTilesOffset + 3 * static_cast<std::size_t>(kTile) * Tiles::row_bytes(depth) + Select::dynamic_smem_bytes(s);
   }
@@ -185,6 +187,11 @@ __global__ void __launch_bounds__(Kernel::kThreads, Kernel::kMinBlocks) exact_u8
   unsigned char* tiles = exact_u8_smem + Kernel::kTilesOffset;
   std::size_t const tile_bytes = 3 * static_cast<std::size_t>(Kernel::kTile) * Kernel::Tiles::row_bytes(p.depth);
   Kernel{}(p, storage, tiles, reinterpret_cast<char*>(tiles + tile_bytes), blockIdx.x, static_cast<int>(threadIdx.x));
+}
+
+template <template <class> class SelectT>
+void const* ExactU8L2Kernel<SelectT>::entry() {
+  return reinterpret_cast<void const*>(exact_u8_l2_kernel<ExactU8L2Kernel>);
 }
 
 }  // namespace cudist::neighbors::detail::cuda

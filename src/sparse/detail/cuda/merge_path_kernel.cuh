@@ -18,6 +18,7 @@
 #include <climits>
 #include <cstdint>
 
+#include "sparse/detail/cuda/csr_arrays.cuh"
 #include "sparse/detail/cuda/kernel_launch.cuh"
 #include "sparse/detail/cuda/load.cuh"
 #include "sparse/detail/cuda/policy.hpp"
@@ -67,11 +68,7 @@ struct MergePathSpmv {
   using BlockScan = cub::BlockScan<Carry, kThreads, cub::BLOCK_SCAN_WARP_SCANS>;
 
   struct Params {
-    I const* row_offsets;
-    I const* col_indices;
-    T const* values;
-    std::int64_t rows;
-    std::int64_t nnz;
+    CsrArrays<T, I> a;
     std::int64_t const* tile_rows;  // (tiles + 1): rows closed before each tile
     DenseOperand<T const> x;        // columns [0, active_cols) of this pass
     DenseOperand<T> y;
@@ -88,7 +85,7 @@ struct MergePathSpmv {
 
   __device__ void operator()(Params const& p, SharedStorage& s, ThreadCoords const& t) const {
     std::int64_t const tile = t.block;
-    std::int64_t const total = p.rows + p.nnz;
+    std::int64_t const total = p.a.rows + p.a.nnz;
     std::int64_t const d0 = tile * kTileItems;
     std::int64_t const d1 = d0 + kTileItems < total ? d0 + kTileItems : total;
     std::int64_t const row0 = p.tile_rows[tile];
@@ -98,7 +95,7 @@ struct MergePathSpmv {
 
     // 1. Stage row ends and products.
     for (int i = t.thread; i < tile_rows; i += kThreads) {
-      s.row_ends[i] = static_cast<int>(load_cached(p.row_offsets + row0 + 1 + i) - nz0);
+      s.row_ends[i] = static_cast<int>(load_cached(p.a.row_offsets + row0 + 1 + i) - nz0);
     }
     if (t.thread == 0) s.row_ends[tile_rows] = INT_MAX;  // the unfinished last row never ends
     stage_products(p, s, t.thread, nz0, tile_nnz);
@@ -194,8 +191,8 @@ struct MergePathSpmv {
     for (int i = 0; i < kItemsPerThread; ++i) {
       int const k = thread + i * kThreads;
       if (k < tile_nnz) {
-        cols[i] = load_streaming(p.col_indices + nz0 + k);
-        vals[i] = load_streaming(p.values + nz0 + k);
+        cols[i] = load_streaming(p.a.col_indices + nz0 + k);
+        vals[i] = load_streaming(p.a.values + nz0 + k);
       }
     }
 #pragma unroll

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "sparse/detail/cuda/csr_arrays.cuh"
 #include "sparse/detail/cuda/kernel_launch.cuh"
 #include "sparse/detail/cuda/load.cuh"
 #include "sparse/detail/cuda/policy.hpp"
@@ -25,11 +26,7 @@ struct RowSplitSpmv {
   static constexpr int kChunksPerLane = RowSplitPolicy::kChunksPerLane;
 
   struct Params {
-    I const* row_offsets;
-    I const* col_indices;
-    T const* values;
-    std::int64_t rows;
-    std::int64_t nnz;
+    CsrArrays<T, I> a;
     DenseOperand<T const> x;  // column 0 is the vector
     DenseOperand<T> y;
     Output out;
@@ -44,10 +41,10 @@ struct RowSplitSpmv {
     std::int64_t const warp = (t.block * kThreads + t.thread) / 32;
     std::int64_t const warps = t.blocks * (kThreads / 32);
     // The trip count is the same for the whole warp, so every lane reaches every shuffle.
-    for (std::int64_t first = warp * rows_per_warp; first < p.rows;
+    for (std::int64_t first = warp * rows_per_warp; first < p.a.rows;
          first += warps * rows_per_warp) {
       std::int64_t const row = first + (lane_in_warp >> p.group_log2);
-      bool const has_row = row < p.rows;
+      bool const has_row = row < p.a.rows;
       T acc = has_row ? row_partial(p, row, lane) : Semiring::zero();
       acc = reduce_lane_groups<Semiring>(acc, p.group_log2);
       if (has_row && lane == 0) {
@@ -59,8 +56,8 @@ struct RowSplitSpmv {
 
   /// This lane's share of row `row`: chunks lane, lane + group, ... of the row.
   static __device__ T row_partial(Params const& p, std::int64_t row, int lane) {
-    std::int64_t const begin = load_cached(p.row_offsets + row);
-    std::int64_t const end = load_cached(p.row_offsets + row + 1);
+    std::int64_t const begin = load_cached(p.a.row_offsets + row);
+    std::int64_t const end = load_cached(p.a.row_offsets + row + 1);
     std::int64_t const end_chunk = (end + kVec - 1) / kVec;
     int const group = 1 << p.group_log2;
     T acc = Semiring::zero();
@@ -72,8 +69,8 @@ struct RowSplitSpmv {
       for (int u = 0; u < kChunksPerLane; ++u) {
         std::int64_t const chunk = c + u * group;
         if (chunk < end_chunk) {
-          cols[u] = load_chunk_streaming<kVec>(p.col_indices, chunk, p.nnz);
-          vals[u] = load_chunk_streaming<kVec>(p.values, chunk, p.nnz);
+          cols[u] = load_chunk_streaming<kVec>(p.a.col_indices, chunk, p.a.nnz);
+          vals[u] = load_chunk_streaming<kVec>(p.a.values, chunk, p.a.nnz);
         }
       }
 #pragma unroll

@@ -36,15 +36,7 @@ void launch_row_split(SpmvAnalysis const& analysis, SpmvProblem const& p, Output
   prefer_l1<Kernel>();
   int group_log2 = 0;
   while ((1 << group_log2) < analysis.group_size) ++group_log2;
-  typename Kernel::Params params{static_cast<I const*>(p.a.row_offsets),
-                                 static_cast<I const*>(p.a.col_indices),
-                                 static_cast<T const*>(p.a.values),
-                                 p.a.rows,
-                                 p.a.nnz,
-                                 x_operand<T>(p),
-                                 y_operand<T>(p),
-                                 out,
-                                 group_log2};
+  typename Kernel::Params params{csr_arrays<T, I>(p), x_operand<T>(p), y_operand<T>(p), out, group_log2};
   std::int64_t const rows_per_block = Kernel::kThreads >> group_log2;
   // One row per group; beyond 2^20 blocks the groups loop over rows instead.
   std::int64_t const blocks = std::min<std::int64_t>(
@@ -56,14 +48,7 @@ template <class T, class I, int kVec, class Semiring, class Output>
 void launch_thread_per_row(SpmvAnalysis const& analysis, SpmvProblem const& p, Output const& out,
                            cudaStream_t stream) {
   using Kernel = ThreadPerRowSpmv<T, I, kVec, Semiring, Output>;
-  typename Kernel::Params params{static_cast<I const*>(p.a.row_offsets),
-                                 static_cast<I const*>(p.a.col_indices),
-                                 static_cast<T const*>(p.a.values),
-                                 p.a.rows,
-                                 p.a.nnz,
-                                 x_operand<T>(p),
-                                 y_operand<T>(p),
-                                 out,
+  typename Kernel::Params params{csr_arrays<T, I>(p), x_operand<T>(p), y_operand<T>(p), out,
                                  analysis.rows_per_block};
   // One block per rows_per_block rows; beyond 2^20 blocks the blocks loop over them instead.
   std::int64_t const blocks = std::min<std::int64_t>(
@@ -94,17 +79,8 @@ void launch_merge_path(SpmvAnalysis const& analysis, SpmvProblem const& p, std::
   auto const* tile_rows = analysis.tile_rows.data_as<std::int64_t>();
   DenseOperand<T> const y = y_operand<T>(p).from_column(first_col);
 
-  typename Tile::Params tile_params{static_cast<I const*>(p.a.row_offsets),
-                                    static_cast<I const*>(p.a.col_indices),
-                                    static_cast<T const*>(p.a.values),
-                                    p.a.rows,
-                                    p.a.nnz,
-                                    tile_rows,
-                                    x_operand<T>(p).from_column(first_col),
-                                    y,
-                                    active_cols,
-                                    out,
-                                    partials};
+  typename Tile::Params tile_params{csr_arrays<T, I>(p), tile_rows, x_operand<T>(p).from_column(first_col),
+                                    y, active_cols, out, partials};
   launch<Tile>(tiles, tile_params, stream);
   typename Fixup::Params fixup_params{tile_rows, tiles, y, active_cols, out, partials};
   launch<Fixup>((tiles + Fixup::kWarps - 1) / Fixup::kWarps, fixup_params, stream);

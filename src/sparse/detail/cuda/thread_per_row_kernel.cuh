@@ -14,6 +14,7 @@
 
 #include <cstdint>
 
+#include "sparse/detail/cuda/csr_arrays.cuh"
 #include "sparse/detail/cuda/kernel_launch.cuh"
 #include "sparse/detail/cuda/load.cuh"
 #include "sparse/detail/cuda/policy.hpp"
@@ -32,11 +33,7 @@ struct ThreadPerRowSpmv {
   static constexpr int kBankValues = 128 / sizeof(T);
 
   struct Params {
-    I const* row_offsets;
-    I const* col_indices;
-    T const* values;
-    std::int64_t rows;
-    std::int64_t nnz;
+    CsrArrays<T, I> a;
     DenseOperand<T const> x;  // column 0 is the vector
     DenseOperand<T> y;
     Output out;
@@ -47,17 +44,17 @@ struct ThreadPerRowSpmv {
   };
 
   __device__ void operator()(Params const& p, SharedStorage& s, ThreadCoords const& t) const {
-    std::int64_t const row_blocks = (p.rows + p.rows_per_block - 1) / p.rows_per_block;
+    std::int64_t const row_blocks = (p.a.rows + p.rows_per_block - 1) / p.rows_per_block;
     // The trip counts depend on the block only, so every thread reaches every barrier.
     for (std::int64_t block = t.block; block < row_blocks; block += t.blocks) {
       std::int64_t const r0 = block * p.rows_per_block;
-      std::int64_t const r1 = r0 + p.rows_per_block < p.rows ? r0 + p.rows_per_block : p.rows;
+      std::int64_t const r1 = r0 + p.rows_per_block < p.a.rows ? r0 + p.rows_per_block : p.a.rows;
       std::int64_t const row = r0 + t.thread;
       bool const has_row = row < r1;
-      std::int64_t const first = load_cached(p.row_offsets + r0);
-      std::int64_t const last = load_cached(p.row_offsets + r1);
-      std::int64_t const row_begin = has_row ? load_cached(p.row_offsets + row) : 0;
-      std::int64_t const row_end = has_row ? load_cached(p.row_offsets + row + 1) : 0;
+      std::int64_t const first = load_cached(p.a.row_offsets + r0);
+      std::int64_t const last = load_cached(p.a.row_offsets + r1);
+      std::int64_t const row_begin = has_row ? load_cached(p.a.row_offsets + row) : 0;
+      std::int64_t const row_end = has_row ? load_cached(p.a.row_offsets + row + 1) : 0;
       T acc = Semiring::zero();
       // Passes start at a chunk boundary, so every load and shared store is a whole vector.
       for (std::int64_t base = first / kVec * kVec; base < last; base += kStageValues) {
@@ -89,7 +86,7 @@ struct ThreadPerRowSpmv {
     // Chunks that lie wholly inside the arrays are vector loads; the array's last, partial
     // chunk (when nnz is not a multiple of kVec) is read element by element, apart, so that its
     // addresses are not live beside the vectors in flight (+40 registers when they were).
-    std::int64_t const whole_chunks_left = p.nnz / kVec - base_chunk;
+    std::int64_t const whole_chunks_left = p.a.nnz / kVec - base_chunk;
     int const chunks = (hi_local + kVec - 1) / kVec;
     int const vector_chunks =
         chunks < whole_chunks_left ? chunks : static_cast<int>(whole_chunks_left);
@@ -100,9 +97,9 @@ struct ThreadPerRowSpmv {
       for (int u = 0; u < kChunksInFlight; ++u) {
         int const local = round + u * kThreads + thread;
         if (local < vector_chunks) {
-          cols[u] = load_streaming(reinterpret_cast<Chunk<I, kVec> const*>(p.col_indices) +
+          cols[u] = load_streaming(reinterpret_cast<Chunk<I, kVec> const*>(p.a.col_indices) +
                                    base_chunk + local);
-          vals[u] = load_streaming(reinterpret_cast<Chunk<T, kVec> const*>(p.values) + base_chunk +
+          vals[u] = load_streaming(reinterpret_cast<Chunk<T, kVec> const*>(p.a.values) + base_chunk +
                                    local);
         }
       }
@@ -125,8 +122,8 @@ struct ThreadPerRowSpmv {
     }
     int const k = vector_chunks * kVec + thread;  // the partial chunk: fewer than kVec elements
     if (k >= lo_local && k < hi_local) {
-      T const xk = load_cached(&p.x.at(load_streaming(p.col_indices + base + k), 0));
-      s.products[k] = Semiring::mul(load_streaming(p.values + base + k), xk);
+      T const xk = load_cached(&p.x.at(load_streaming(p.a.col_indices + base + k), 0));
+      s.products[k] = Semiring::mul(load_streaming(p.a.values + base + k), xk);
     }
   }
 

@@ -10,21 +10,12 @@
 #include "distance/detail/dispatch_op.hpp"
 #include "neighbors/detail/cuda/bounded_l2_kernel.cuh"
 #include "neighbors/detail/cuda/launch.cuh"
-#include "neighbors/detail/cuda/lane_two_best_select.cuh"
-#include "neighbors/detail/cuda/row_buffer_select.cuh"
-#include "neighbors/detail/cuda/select_policy.hpp"
+#include "neighbors/detail/cuda/nearest_kernels.cuh"
 
 namespace cudist::neighbors::detail::cuda {
 namespace {
 
-using TwoBestKernel = BoundedL2Kernel<LaneTwoBestSelect>;
-using TopKKernel = BoundedL2Kernel<RowBufferSelect>;
-
-template <class Kernel>
-std::size_t smem_of(std::int64_t k, std::int64_t d) {
-  auto const select = Kernel::Select::from(nearest_args(k), RankSpec{});
-  return Kernel::smem_bytes(*select, rounded_depth(d));
-}
+using Kernels = NearestKernels<BoundedL2Kernel>;
 
 template <class Kernel>
 void launch(BoundedL2Form const& form, FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
@@ -53,9 +44,7 @@ void launch(BoundedL2Form const& form, FusedLaunch const& f, SelectArgs const& a
 
 }  // namespace
 
-std::size_t bounded_l2_smem(std::int64_t k, std::int64_t d) {
-  return k <= 2 ? smem_of<TwoBestKernel>(k, d) : smem_of<TopKKernel>(k, d);
-}
+std::size_t bounded_l2_smem(std::int64_t k, std::int64_t d) { return Kernels::smem(k, rounded_depth(d)); }
 
 bool bounded_l2_applies(SelectProblem const& p, std::int64_t k, bool observer) {
   auto const& pw = p.pairwise;
@@ -63,11 +52,7 @@ bool bounded_l2_applies(SelectProblem const& p, std::int64_t k, bool observer) {
                      p.distance_dtype == DType::kFloat32 && pw.op.kind == cudist::detail::OpKind::kSqDiffSum &&
                      pw.op.weights == nullptr && pw.x.cols >= 1 && pw.x.cols <= kMaxBoundedDepth && p.n() > 0 &&
                      k >= 1 && !observer;
-  if (!shape || cudist::detail::cuda::simt_selection_forced()) return false;
-  void const* kernel = k <= 2 ? reinterpret_cast<void const*>(bounded_l2_kernel<TwoBestKernel>)
-                              : reinterpret_cast<void const*>(bounded_l2_kernel<TopKKernel>);
-  return cudist::detail::cuda::kernel_image_has_sm80(kernel) &&
-         bounded_l2_smem(k, pw.x.cols) <= cudist::detail::cuda::max_block_shared_memory();
+  return shape && !cudist::detail::cuda::simt_selection_forced() && Kernels::runs_here(k, rounded_depth(pw.x.cols));
 }
 
 BoundedL2Form bounded_l2_form(SelectProblem const& p, std::vector<Array>& keep, cudaStream_t stream) {
@@ -82,11 +67,7 @@ BoundedL2Form bounded_l2_form(SelectProblem const& p, std::vector<Array>& keep, 
 }
 
 void run_bounded_l2(BoundedL2Form const& form, FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
-  if (a.k <= 2) {
-    launch<TwoBestKernel>(form, f, a, stream);
-  } else {
-    launch<TopKKernel>(form, f, a, stream);
-  }
+  Kernels::with(a.k, [&](auto kernel) { launch<decltype(kernel)>(form, f, a, stream); });
 }
 
 }  // namespace cudist::neighbors::detail::cuda

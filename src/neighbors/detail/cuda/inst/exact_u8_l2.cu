@@ -2,25 +2,16 @@
 // consumers: the lanes' best two (k <= 2, match) and the row buffers (3 <= k).
 #include "neighbors/detail/cuda/exact_u8_l2.hpp"
 
-#include "core/cuda/device_features.hpp"
 #include "core/cuda/interrupt_word.cuh"
 #include "distance/detail/cuda/pairwise_launch.cuh"
 #include "neighbors/detail/cuda/exact_u8_l2_kernel.cuh"
-#include "neighbors/detail/cuda/lane_two_best_select.cuh"
 #include "neighbors/detail/cuda/launch.cuh"
-#include "neighbors/detail/cuda/row_buffer_select.cuh"
+#include "neighbors/detail/cuda/nearest_kernels.cuh"
 
 namespace cudist::neighbors::detail::cuda {
 namespace {
 
-using TwoBestKernel = ExactU8L2Kernel<LaneTwoBestSelect>;
-using TopKKernel = ExactU8L2Kernel<RowBufferSelect>;
-
-template <class Kernel>
-std::size_t smem_of(std::int64_t k, std::int64_t bytes) {
-  auto const select = Kernel::Select::from(nearest_args(k), RankSpec{});
-  return Kernel::smem_bytes(*select, static_cast<int>(bytes));
-}
+using Kernels = NearestKernels<ExactU8L2Kernel>;
 
 /// The rows' bytes as the kernel reads them: 16-byte loads of whole rows.
 bool rows_fit(ConstMatrixView words) {
@@ -52,9 +43,7 @@ void launch(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
 
 }  // namespace
 
-std::size_t exact_u8_l2_smem(std::int64_t k, std::int64_t bytes) {
-  return k <= 2 ? smem_of<TwoBestKernel>(k, bytes) : smem_of<TopKKernel>(k, bytes);
-}
+std::size_t exact_u8_l2_smem(std::int64_t k, std::int64_t bytes) { return Kernels::smem(k, static_cast<int>(bytes)); }
 
 bool exact_u8_l2_applies(SelectProblem const& p, std::int64_t k, bool observer) {
   auto const& pw = p.pairwise;
@@ -63,19 +52,11 @@ bool exact_u8_l2_applies(SelectProblem const& p, std::int64_t k, bool observer) 
                      pw.op.kind == cudist::detail::OpKind::kSqDiffSum && pw.op.weights == nullptr &&
                      p.distance_dtype != DType::kFloat64 && bytes % 16 == 0 && bytes >= 16 && bytes <= 256 &&
                      rows_fit(pw.x) && rows_fit(pw.y) && p.n() > 0 && k >= 1 && !observer;
-  if (!shape || cudist::detail::cuda::simt_selection_forced()) return false;
-  void const* kernel = k <= 2 ? reinterpret_cast<void const*>(exact_u8_l2_kernel<TwoBestKernel>)
-                              : reinterpret_cast<void const*>(exact_u8_l2_kernel<TopKKernel>);
-  return cudist::detail::cuda::kernel_image_has_sm80(kernel) &&
-         exact_u8_l2_smem(k, bytes) <= cudist::detail::cuda::max_block_shared_memory();
+  return shape && !cudist::detail::cuda::simt_selection_forced() && Kernels::runs_here(k, static_cast<int>(bytes));
 }
 
 void run_exact_u8_l2(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
-  if (a.k <= 2) {
-    launch<TwoBestKernel>(f, a, stream);
-  } else {
-    launch<TopKKernel>(f, a, stream);
-  }
+  Kernels::with(a.k, [&](auto kernel) { launch<decltype(kernel)>(f, a, stream); });
 }
 
 }  // namespace cudist::neighbors::detail::cuda

@@ -1,0 +1,49 @@
+// What the host sides of the tensor-core searches share (inst/bounded_l2.cu, inst/exact_u8_l2.cu):
+// one kernel per consumer of the k nearest (the lanes' best two for k <= 2, the row buffers
+// above), its block's shared memory, and whether it runs on this device.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/cuda/device_features.hpp"
+#include "neighbors/detail/cuda/fused_launch.hpp"
+#include "neighbors/detail/cuda/lane_two_best_select.cuh"
+#include "neighbors/detail/cuda/row_buffer_select.cuh"
+
+namespace cudist::neighbors::detail::cuda {
+
+/// KernelT<Consumer>: a search kernel struct with Select, smem_bytes(select params, depth) and
+/// entry() (its __global__ function).
+template <template <template <class> class> class KernelT>
+struct NearestKernels {
+  using TwoBest = KernelT<LaneTwoBestSelect>;
+  using TopK = KernelT<RowBufferSelect>;
+
+  /// f(kernel) with the kernel of k (a value of its type).
+  template <class F>
+  static decltype(auto) with(std::int64_t k, F&& f) {
+    if (k <= 2) return f(TwoBest{});
+    return f(TopK{});
+  }
+
+  /// Shared memory of a block for k entries on rows of `depth` (in the kernel's unit).
+  static std::size_t smem(std::int64_t k, int depth) {
+    return with(k, [&](auto kernel) {
+      using Kernel = decltype(kernel);
+      auto const select = Kernel::Select::from(nearest_args(k), RankSpec{});
+      return Kernel::smem_bytes(*select, depth);
+    });
+  }
+
+  /// Whether the kernel of k runs here: sm_80 code for the device in its image, and a block that
+  /// fits the device's shared memory.
+  static bool runs_here(std::int64_t k, int depth) {
+    bool const sm80 = with(k, [](auto kernel) {
+      return cudist::detail::cuda::kernel_image_has_sm80(decltype(kernel)::entry());
+    });
+    return sm80 && smem(k, depth) <= cudist::detail::cuda::max_block_shared_memory();
+  }
+};
+
+}  // namespace cudist::neighbors::detail::cuda
