@@ -97,11 +97,12 @@ struct BoundedL2Kernel {
 
   /// Bytes of a tile row of `depth` float16 values in shared memory.
   static CUDIST_HD int row_bytes(int depth) { return Tiles::row_bytes(2 * depth); }
-  static constexpr std::size_t kTilesOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
-  /// The __global__ function that runs this kernel (bounded_l2_kernel, below).
-  static void const* entry();
+  /// Launched by fused_select_kernel: dynamic shared memory holds SharedStorage, then from
+  /// kDynamicOffset the tiles, then the consumer's sized part.
+  static constexpr int kMinBlocks = Select::kBoundedMinBlocks;
+  static constexpr std::size_t kDynamicOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
   static std::size_t smem_bytes(typename Select::Params const& s, int depth) {
-    return kTilesOffset + 3 * static_cast<std::size_t>(kTile) * row_bytes(depth) + Select::dynamic_smem_bytes(s);
+    return kDynamicOffset + Tiles::block_bytes(row_bytes(depth)) + Select::dynamic_smem_bytes(s);
   }
 
   /// Rows row0.. of a rounded copy (dense float16 rows) into a tile.
@@ -137,14 +138,14 @@ struct BoundedL2Kernel {
     return Rank::inexact(acc) ? p.rank.exact(i, j) : acc;
   }
 
-  __device__ void operator()(Params const& p, SharedStorage& s, unsigned char* tiles, char* dynamic,
-                             std::int64_t block, int tid) const {
+  __device__ void operator()(Params const& p, SharedStorage& s, char* dynamic, std::int64_t block, int tid) const {
     if (tid == 0) s.work = p.grid.item(block);
     __syncthreads();
     WorkItem const& w = s.work;
     ThreadPlace const at{tid};
-    Select select(p.select, s.select, dynamic, w, at);
     int const depth = p.x.depth;
+    auto* const tiles = reinterpret_cast<unsigned char*>(dynamic);
+    Select select(p.select, s.select, dynamic + Tiles::block_bytes(row_bytes(depth)), w, at);
     int const warp = tid / 32, lane = tid % 32, g = lane / 4, q = lane % 4;
     std::size_t const tile_bytes = static_cast<std::size_t>(kTile) * row_bytes(depth);
     unsigned char* const xs = tiles;
@@ -423,19 +424,5 @@ struct BoundedL2Kernel {
   }
 
 };
-
-template <class Kernel>
-__global__ void __launch_bounds__(Kernel::kThreads, Kernel::Select::kBoundedMinBlocks) bounded_l2_kernel(typename Kernel::Params const p) {
-  extern __shared__ __align__(16) unsigned char bounded_smem[];
-  auto& storage = *reinterpret_cast<typename Kernel::SharedStorage*>(bounded_smem);
-  unsigned char* tiles = bounded_smem + Kernel::kTilesOffset;
-  std::size_t const tile_bytes = 3 * static_cast<std::size_t>(Kernel::kTile) * Kernel::row_bytes(p.x.depth);
-  Kernel{}(p, storage, tiles, reinterpret_cast<char*>(tiles + tile_bytes), blockIdx.x, static_cast<int>(threadIdx.x));
-}
-
-template <template <class> class SelectT>
-void const* BoundedL2Kernel<SelectT>::entry() {
-  return reinterpret_cast<void const*>(bounded_l2_kernel<BoundedL2Kernel>);
-}
 
 }  // namespace cudist::neighbors::detail::cuda

@@ -58,11 +58,11 @@ struct ExactU8L2Kernel {
     alignas(16) std::uint32_t y_sq[2][kTile];  // the squares of the columns of each y buffer (0 past the end)
   };
 
-  static constexpr std::size_t kTilesOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
-  /// The __global__ function that runs this kernel (exact_u8_l2_kernel, below).
-  static void const* entry();
+  /// Launched by fused_select_kernel: dynamic shared memory holds SharedStorage, then from
+  /// kDynamicOffset the tiles, then the consumer's sized part.
+  static constexpr std::size_t kDynamicOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
   static std::size_t smem_bytes(typename Select::Params const& s, int depth) {
-    return kTilesOffset + 3 * static_cast<std::size_t>(kTile) * Tiles::row_bytes(depth) + Select::dynamic_smem_bytes(s);
+    return kDynamicOffset + Tiles::block_bytes(Tiles::row_bytes(depth)) + Select::dynamic_smem_bytes(s);
   }
 
   /// Column tile col0 of y and its rows' squares into buffer `buf`.
@@ -76,14 +76,14 @@ struct ExactU8L2Kernel {
     }
   }
 
-  __device__ void operator()(Params const& p, SharedStorage& s, unsigned char* tiles, char* dynamic,
-                             std::int64_t block, int tid) const {
+  __device__ void operator()(Params const& p, SharedStorage& s, char* dynamic, std::int64_t block, int tid) const {
     namespace mma = cudist::detail::cuda::mma;
     if (tid == 0) s.work = p.grid.item(block);
     __syncthreads();
     WorkItem const& w = s.work;
     ThreadPlace const at{tid};
-    Select select(p.select, s.select, dynamic, w, at);
+    auto* const tiles = reinterpret_cast<unsigned char*>(dynamic);
+    Select select(p.select, s.select, dynamic + Tiles::block_bytes(Tiles::row_bytes(p.depth)), w, at);
     int const warp = tid / 32, lane = tid % 32, q = lane % 4;
     std::size_t const tile_bytes = static_cast<std::size_t>(kTile) * Tiles::row_bytes(p.depth);
     unsigned char* const xs = tiles;
@@ -179,19 +179,5 @@ struct ExactU8L2Kernel {
     }
   }
 };
-
-template <class Kernel>
-__global__ void __launch_bounds__(Kernel::kThreads, Kernel::kMinBlocks) exact_u8_l2_kernel(typename Kernel::Params const p) {
-  extern __shared__ __align__(16) unsigned char exact_u8_smem[];
-  auto& storage = *reinterpret_cast<typename Kernel::SharedStorage*>(exact_u8_smem);
-  unsigned char* tiles = exact_u8_smem + Kernel::kTilesOffset;
-  std::size_t const tile_bytes = 3 * static_cast<std::size_t>(Kernel::kTile) * Kernel::Tiles::row_bytes(p.depth);
-  Kernel{}(p, storage, tiles, reinterpret_cast<char*>(tiles + tile_bytes), blockIdx.x, static_cast<int>(threadIdx.x));
-}
-
-template <template <class> class SelectT>
-void const* ExactU8L2Kernel<SelectT>::entry() {
-  return reinterpret_cast<void const*>(exact_u8_l2_kernel<ExactU8L2Kernel>);
-}
 
 }  // namespace cudist::neighbors::detail::cuda

@@ -7,6 +7,7 @@
 // c[nt] holds rows g, g + 8 (g = lane / 4) and columns 64 h + 8 nt + 2 (lane % 4) + {0, 1}.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "distance/detail/cuda/mma_sync.cuh"
@@ -25,6 +26,9 @@ struct MmaColumnTiles {
   /// Bytes of a tile row in shared memory: 16 past the steps, so that ldmatrix's 8 consecutive
   /// rows (16 bytes each) fall on distinct banks.
   static CUDIST_HD int row_bytes(int data_bytes) { return step_bytes(data_bytes) + 16; }
+
+  /// A block's three tiles (x, and y double-buffered) of rows of `row_bytes`, in shared memory.
+  static CUDIST_HD std::size_t block_bytes(int row_bytes) { return 3 * static_cast<std::size_t>(kTile) * row_bytes; }
 
   /// Rows row0.. (data_bytes each, a multiple of 16, stride bytes apart, 16-byte aligned) into a
   /// tile (x: in the consumers' row order; y: in column order), zero past row `rows` and past

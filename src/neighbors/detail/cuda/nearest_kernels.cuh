@@ -8,13 +8,14 @@
 
 #include "core/cuda/device_features.hpp"
 #include "neighbors/detail/cuda/fused_launch.hpp"
+#include "neighbors/detail/cuda/fused_select_kernel.cuh"
 #include "neighbors/detail/cuda/lane_two_best_select.cuh"
 #include "neighbors/detail/cuda/row_buffer_select.cuh"
 
 namespace cudist::neighbors::detail::cuda {
 
-/// KernelT<Consumer>: a search kernel struct with Select, smem_bytes(select params, depth) and
-/// entry() (its __global__ function).
+/// KernelT<Consumer>: a search kernel struct with Select and smem_bytes(select params, depth),
+/// launched by fused_select_kernel.
 template <template <template <class> class> class KernelT>
 struct NearestKernels {
   using TwoBest = KernelT<LaneTwoBestSelect>;
@@ -40,7 +41,8 @@ struct NearestKernels {
   /// fits the device's shared memory.
   static bool runs_here(std::int64_t k, int depth) {
     bool const sm80 = with(k, [](auto kernel) {
-      return cudist::detail::cuda::kernel_image_has_sm80(decltype(kernel)::entry());
+      return cudist::detail::cuda::kernel_image_has_sm80(
+          reinterpret_cast<void const*>(fused_select_kernel<decltype(kernel)>));
     });
     return sm80 && smem(k, depth) <= cudist::detail::cuda::max_block_shared_memory();
   }

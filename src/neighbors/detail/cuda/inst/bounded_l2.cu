@@ -38,7 +38,7 @@ void launch(BoundedL2Form const& form, FusedLaunch const& f, SelectArgs const& a
   p.slack = form.bound.slack;
   p.select = *select;
   p.interrupt = cudist::detail::cuda::interrupt_poll();
-  launch_with_smem(bounded_l2_kernel<Kernel>, f.blocks, Kernel::kThreads, Kernel::smem_bytes(*select, form.x.depth), p,
+  launch_with_smem(fused_select_kernel<Kernel>, f.blocks, Kernel::kThreads, Kernel::smem_bytes(*select, form.x.depth), p,
                    stream);
 }
 

@@ -37,7 +37,7 @@ void launch(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
   p.exclude_self = sp.rank.exclude_self;
   p.select = *select;
   p.interrupt = cudist::detail::cuda::interrupt_poll();
-  launch_with_smem(exact_u8_l2_kernel<Kernel>, f.blocks, Kernel::kThreads, Kernel::smem_bytes(*select, p.depth), p,
+  launch_with_smem(fused_select_kernel<Kernel>, f.blocks, Kernel::kThreads, Kernel::smem_bytes(*select, p.depth), p,
                    stream);
 }
 
