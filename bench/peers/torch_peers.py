@@ -86,10 +86,12 @@ def gemm_knn(x, y, k, chunk):
     return torch.cat(out)
 
 
-def wrong_rows(indices, x, y, k, rows=256):
-    """Sampled rows whose k nearest (as a set) differ from the float64 answer's."""
+def wrong_rows(indices, x, y, k, rows=256, exact_scores=None, largest=False):
+    """Sampled rows whose k nearest (as a set) differ from the float64 answer's: euclidean unless
+    exact_scores(x_rows, y) gives the float64 scores (largest first with largest=True)."""
     pick = torch.linspace(0, x.shape[0] - 1, rows, device=x.device).long()
-    exact = torch.cdist(x[pick].double(), y.double()).topk(k, largest=False).indices
+    scores = exact_scores(x[pick], y) if exact_scores else torch.cdist(x[pick].double(), y.double())
+    exact = scores.topk(k, largest=largest).indices
     return sum(set(a.tolist()) != set(b.tolist()) for a, b in zip(indices[pick], exact))
 
 
@@ -99,6 +101,57 @@ def gemm_knn_case(case, x, y, k, chunk, repeats):
     return {"id": f"{case}-gemm", "peer": "fp16 GEMM+topk", "peer_us": us,
             "note": f"FAISS-style (|y|^2 - 2 x.y on the tensor cores, {chunk}-row chunks); "
                     f"{wrong} of 256 sampled rows get other neighbours than the exact ones"}
+
+
+def cosine_knn(x, y, k):
+    """torch's plain cosine k-NN: normalize, one float32 matmul (TF32 off), topk of the
+    similarities (largest), distances 1 - sim of the k kept. The whole 10000 x 100000 product
+    (4 GB) fits the GPU, so no chunks."""
+    xn, yn = torch.nn.functional.normalize(x), torch.nn.functional.normalize(y)
+    top = (xn @ yn.T).topk(k, largest=True)
+    return 1 - top.values, top.indices
+
+
+def gemm_cosine_knn(x, y, k, chunk):
+    """FAISS's method for cosine in torch: normalized rows in float16, GEMM on the tensor cores
+    (float32 accumulation), topk of the similarities per chunk of query rows. Returns the indices."""
+    xh = torch.nn.functional.normalize(x).half()
+    yh = torch.nn.functional.normalize(y).half()
+    return torch.cat([(xh[s:s + chunk] @ yh.T).float().topk(k, largest=True).indices
+                      for s in range(0, x.shape[0], chunk)])
+
+
+def exact_cosine(xs, y):
+    """float64 cosine similarities of the rows xs against every row of y."""
+    return torch.nn.functional.normalize(xs.double()) @ torch.nn.functional.normalize(y.double()).T
+
+
+def bf16_rows(m, d, seed):
+    """Unit-norm Gaussian rows rounded to bfloat16: embeddings, as the suite's K4 draws them."""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    return torch.nn.functional.normalize(torch.randn(m, d, device="cuda", generator=g)).bfloat16()
+
+
+def bf16_ip_knn(x, y, k, chunk):
+    """The FAISS-style inner-product search in torch on bf16 rows: per chunk of query rows one bf16
+    GEMM (float32 accumulation inside cuBLAS, the products written as bf16) and topk(largest)."""
+    return torch.cat([(x[s:s + chunk] @ y.T).topk(k, largest=True).indices for s in range(0, x.shape[0], chunk)])
+
+
+def k4_case():
+    torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False  # float32 accumulation throughout
+    x, y, k = bf16_rows(10000, 768, 1), bf16_rows(1_000_000, 768, 2), 100
+    tried = {c: median_us(lambda c=c: bf16_ip_knn(x, y, k, c), repeats=3, warmup=1) for c in (256, 512, 1024, 2048)}
+    chunk = min(tried, key=tried.get)
+    us = median_us(lambda: bf16_ip_knn(x, y, k, chunk), repeats=5, warmup=1)
+    got = bf16_ip_knn(x, y, k, chunk)
+    rows = 8
+    wrong = wrong_rows(got, x, y, k, rows=rows, largest=True, exact_scores=lambda xs, yy: xs.double() @ yy.double().T)
+    tried_text = ", ".join(f"{c}: {t / 1000:.0f} ms" for c, t in tried.items())
+    return {"id": "K4", "peer": "bf16 GEMM+topk", "peer_us": us,
+            "note": f"FAISS-style: x_chunk @ y.T in bf16 (float32 accumulation, bf16 scores) + topk(100), "
+                    f"{chunk}-row chunks (fastest of {tried_text}); {wrong} of {rows} sampled rows get other "
+                    f"neighbours than an exact float64 scan"}
 
 
 def knn_cases():
@@ -111,6 +164,14 @@ def knn_cases():
     out.append({"id": "K2", "peer": "cdist+topk", "peer_us": median_us(lambda: torch.cdist(x, y).topk(10, largest=False),
                                                                       repeats=5), "note": ""})
     out.append(gemm_knn_case("K2", x, y, 10, 2500, 5))
+    out.append({"id": "K2c", "peer": "normalize+matmul+topk",
+                "peer_us": median_us(lambda: cosine_knn(x, y, 10), repeats=5),
+                "note": "K2's rows; fp32 matmul (TF32 off), topk of the similarities, 1 - sim"})
+    wrong = wrong_rows(gemm_cosine_knn(x, y, 10, 2500), x, y, 10, largest=True, exact_scores=exact_cosine)
+    out.append({"id": "K2c-gemm", "peer": "fp16 GEMM+topk",
+                "peer_us": median_us(lambda: gemm_cosine_knn(x, y, 10, 2500), repeats=5),
+                "note": f"FAISS-style (normalized rows in fp16 on the tensor cores, 2500-row chunks); "
+                        f"{wrong} of 256 sampled rows get other neighbours than the exact ones"})
     try:
         import numpy as np
         corpus = torch.from_numpy(np.load("data/descriptors/opencv_images_sift_u8.npy")).cuda().float()
@@ -123,6 +184,9 @@ def knn_cases():
                     "note": "fp32 copies of the uint8 corpus, 16384-row chunks"})
     except FileNotFoundError as e:
         print(f"K3 skipped: {e}", file=sys.stderr)
+    del x, y
+    torch.cuda.empty_cache()
+    out.append(k4_case())  # last, as in the suite: the largest
     return out
 
 
@@ -139,7 +203,7 @@ def main():
     for name in args.suites:
         if name in SUITES:
             for c in SUITES[name]():
-                print(f"{c['id']:4} {c['peer']:20} {c['peer_us']:12.1f} us  {c['note']}", flush=True)
+                print(f"{c['id']:8} {c['peer']:22} {c['peer_us']:12.1f} us  {c['note']}", flush=True)
                 cases.append(c)
     json.dump({"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "cases": cases},
               open(args.json, "w"), indent=2)

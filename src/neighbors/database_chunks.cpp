@@ -138,7 +138,7 @@ std::int64_t database_chunk_rows(Resources const& res, ConstMatrixView y) {
   if (y.rows == 0 || cudist::detail::resolve_memory(y.data, y.memory) != Memory::kHost) return 0;
   if (!gpu && res.memory_budget == 0) return 0;
   // Two chunks resident (one searched while the next is copied), and for float32 the search's
-  // float16 copy of the chunk it runs on (bounded_l2.hpp).
+  // float16 copy of the chunk it runs on (bounded_search.hpp).
   double const copies = 2.0 * static_cast<double>(size_of(y.dtype)) + (y.dtype == DType::kFloat32 && gpu ? 2.0 : 0.0);
   double const row_bytes = copies * static_cast<double>(y.cols);
   double const room = res.memory_budget != 0

@@ -62,11 +62,22 @@ double simt_sum(std::vector<float> const& x, std::vector<float> const& y) {
   return acc;
 }
 
+/// The SIMT engine's inner product: float32 fused multiply-adds in order.
+double simt_dot(std::vector<float> const& x, std::vector<float> const& y) {
+  float acc = 0;
+  for (std::size_t k = 0; k < x.size(); ++k) acc = std::fma(x[k], y[k], acc);
+  return acc;
+}
+
 struct Family {
   char const* name;
   double scale, offset;
   bool integers, wide;  // wide: magnitudes spread over 2^-20 .. 2^20 within a row
 };
+
+constexpr Family kFamilies[] = {{"reals", 1, 0, false, false},       {"offset 1e4", 1, 1e4, false, false},
+                                {"around 1e-3", 1e-3, 0, false, false}, {"around 1e6", 1e6, 0, false, false},
+                                {"integers", 1, 0, true, false},       {"wide range", 1, 0, false, true}};
 
 std::vector<float> make_row(Family const& f, std::size_t d, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> u(-1, 1);
@@ -80,13 +91,10 @@ std::vector<float> make_row(Family const& f, std::size_t d, std::mt19937_64& rng
 }
 
 TEST(ExpansionBound, CoversTheModelledTensorCoreAndSimtErrors) {
-  Family const families[] = {{"reals", 1, 0, false, false},       {"offset 1e4", 1, 1e4, false, false},
-                             {"around 1e-3", 1e-3, 0, false, false}, {"around 1e6", 1e6, 0, false, false},
-                             {"integers", 1, 0, true, false},       {"wide range", 1, 0, false, true}};
   std::mt19937_64 rng(5);
   for (std::size_t d : {1u, 3u, 16u, 17u, 128u, 256u}) {
     ExpansionBound const b = ExpansionBound::for_depth(static_cast<std::int64_t>(d));
-    for (Family const& f : families) {
+    for (Family const& f : kFamilies) {
       double worst_dot = 0, worst_sum = 0;  // the largest share of e and of gamma used
       for (int pair = 0; pair < 400; ++pair) {
         std::vector<float> const x = make_row(f, d, rng);
@@ -114,6 +122,41 @@ TEST(ExpansionBound, CoversTheModelledTensorCoreAndSimtErrors) {
         EXPECT_GT(worst_dot, 1e-2) << f.name << ", d " << d;
       }
       std::printf("%-12s d %3zu: worst share of e %.3f, of gamma %.3f\n", f.name, d, worst_dot, worst_sum);
+    }
+  }
+}
+
+// The dot products' bound: the modelled tensor-core estimate and the SIMT float32 sum of x.y
+// within dot_e |x| |y| + slack of each other (expansion_bound.hpp). The test's own roundings
+// (search_bounds.cuh) are the 2^-17 that dot_e adds: here they must not be needed.
+TEST(ExpansionBound, DotProductsCoverTheModelledTensorCoreAndSimtErrors) {
+  std::mt19937_64 rng(6);
+  for (std::size_t d : {1u, 3u, 16u, 17u, 128u, 256u}) {
+    ExpansionBound const b = ExpansionBound::for_depth(static_cast<std::int64_t>(d));
+    double const e_without_test = b.dot_e() - std::ldexp(1.0, -17);
+    for (Family const& f : kFamilies) {
+      double worst = 0;
+      for (int pair = 0; pair < 400; ++pair) {
+        std::vector<float> const x = make_row(f, d, rng);
+        std::vector<float> y = make_row(f, d, rng);
+        if (pair % 10 == 0) y = x;
+        if (pair % 10 == 1) {
+          for (float& v : y) v = -v;  // the most negative inner product
+        }
+        double sx = 0, sy = 0;
+        for (std::size_t k = 0; k < d; ++k) {
+          sx += double(x[k]) * x[k];
+          sy += double(y[k]) * y[k];
+        }
+        double const error = std::fabs(tensor_dot(x, y) - simt_dot(x, y));
+        double const allowed = e_without_test * std::sqrt(sx) * std::sqrt(sy) + b.slack;
+        ASSERT_LE(error, allowed) << f.name << ", d " << d << ", pair " << pair;
+        worst = std::max(worst, error / allowed);
+      }
+      if (!f.integers) {
+        EXPECT_GT(worst, 1e-3) << f.name << ", d " << d;  // not vacuous
+      }
+      std::printf("%-12s d %3zu: worst share of dot_e %.3f\n", f.name, d, worst);
     }
   }
 }

@@ -1,12 +1,16 @@
 // The tensor-core searches return what the fused SIMT-selection path returns, bit for bit: the
-// float32 candidate search (bounded_l2_kernel.cuh) on ragged shapes, tie-heavy integer data, data
-// whose expansion cancels (offset rows), badly scaled data, NaN, Inf, huge and tiny rows,
-// duplicates and real SIFT descriptors; the uint8 search (exact_u8_l2_kernel.cuh) on full-range,
-// tie-heavy and extreme bytes and the SIFT corpus. knn, self-joins, batches and match each.
-// CUDIST_SIMT_SELECTION=1 selects the fused path for the comparison.
+// float32 candidate search (bounded_search_kernel.cuh: squared L2, euclidean, inner product,
+// cosine) on ragged shapes, tie-heavy integer data, data whose expansion cancels (offset rows),
+// badly scaled data, NaN, Inf, huge and tiny rows, duplicates, rows one ulp apart, bfloat16 inputs
+// and real SIFT descriptors; the uint8 search (exact_u8_l2_kernel.cuh) on full-range, tie-heavy
+// and extreme bytes and the SIFT corpus. knn, self-joins, batches and match each.
+// CUDIST_SIMT_SELECTION=1 selects the fused path for the comparison; a test checks that the
+// default path is the tensor-core one for each metric, so that no comparison is of a path with
+// itself.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
@@ -17,7 +21,11 @@
 #include "cudist/io/npy.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "common/reduced.hpp"
+#include "neighbors/detail/plan.hpp"
 #include "neighbors/neighbors_test_util.hpp"
+#if CUDIST_WITH_CUDA
+#include "neighbors/detail/cuda/bounded_search.hpp"
+#endif
 
 namespace cudist {
 namespace {
@@ -112,7 +120,7 @@ TEST(KnnTensorCores, SameAnswersAsTheSimtPath) {
         test::TestMatrix y = family.make(s.n, s.d, 200 + s.n + s.d);
         if (specials) plant_specials(x.array, y.array);
         Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
-        for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean}) {
+        for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean, Metric::kInnerProduct, Metric::kCosine}) {
           for (std::int64_t k : ks_for(s.n)) {
             if (!sample.keep()) continue;
             auto const [tensor, simt] = on_both_paths([&] { return knn(res, xb, yb, k, metric); });
@@ -165,17 +173,110 @@ TEST(KnnTensorCores, MatchingRealDescriptorsAsTheSimtPath) {
   auto const* base = static_cast<float const*>(all.data());
   ConstMatrixView const queries(base, 2000, d, d, DType::kFloat32, Memory::kDevice);
   ConstMatrixView const train(base + 2000 * d, rows - 2000, d, d, DType::kFloat32, Memory::kDevice);
-  for (double ratio : {0.75, 1.0}) {
-    for (bool mutual : {false, true}) {  // mutual: a second tensor-core pass against the observer
-      MatchOptions o;
-      o.ratio = ratio;
-      o.mutual = mutual;
-      auto const [tensor, simt] = on_both_paths([&] { return match(res, queries, train, Metric::kEuclidean, o); });
-      EXPECT_TRUE(test::identical(tensor, simt)) << "ratio " << ratio << (mutual ? ", mutual" : "");
+  for (Metric metric : {Metric::kEuclidean, Metric::kCosine}) {
+    for (double ratio : {0.75, 1.0}) {
+      for (bool mutual : {false, true}) {  // mutual: a second tensor-core pass against the observer
+        MatchOptions o;
+        o.ratio = ratio;
+        o.mutual = mutual;
+        auto const [tensor, simt] = on_both_paths([&] { return match(res, queries, train, metric, o); });
+        EXPECT_TRUE(test::identical(tensor, simt))
+            << "metric " << static_cast<int>(metric) << ", ratio " << ratio << (mutual ? ", mutual" : "");
+      }
     }
   }
-  auto const [tensor, simt] = on_both_paths([&] { return knn(res, queries, train, 10, Metric::kEuclidean); });
-  EXPECT_TRUE(test::identical(tensor, simt)) << "knn k 10";
+  for (Metric metric : {Metric::kEuclidean, Metric::kInnerProduct, Metric::kCosine}) {
+    auto const [tensor, simt] = on_both_paths([&] { return knn(res, queries, train, 10, metric); });
+    EXPECT_TRUE(test::identical(tensor, simt)) << "knn k 10, metric " << static_cast<int>(metric);
+  }
+}
+
+// ---- inner product and cosine: the dot products' bound (search_bounds.cuh's DotBound) ----
+
+TEST(KnnTensorCores, EveryMetricItServesTakesTheSearch) {
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  if (!res.device.is_cuda() || std::getenv("CUDIST_FORCE_PORTABLE") != nullptr) {
+    GTEST_SKIP() << "the tensor-core search runs on the CUDA backend of sm_80 and later";
+  }
+#if CUDIST_WITH_CUDA
+  for (DType dtype : {DType::kFloat32, DType::kBFloat16, DType::kFloat16}) {
+    Array const x = test::to_backend(test::random_reals(300, 128, dtype, -1, 1, 1).array);
+    Array const y = test::to_backend(test::random_reals(900, 128, dtype, -1, 1, 2).array);
+    for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean, Metric::kInnerProduct, Metric::kCosine}) {
+      for (std::int64_t k : {1, 2, 10, 32}) {
+        auto const planned = neighbors::detail::plan_select("knn", res, x.view(), y.view(),
+                                                            neighbors::detail::whole(x.view(), y.view()), metric, {},
+                                                            false, false);
+        EXPECT_TRUE(neighbors::detail::cuda::bounded_search_applies(planned.problem, k, false))
+            << dtype_name(dtype) << ", metric " << static_cast<int>(metric) << ", k " << k;
+      }
+    }
+  }
+#endif
+}
+
+/// y: x's rows, every other one moved by one ulp in each value (near-duplicates), then the rest of
+/// `extra` random rows.
+test::TestMatrix near_duplicates(test::TestMatrix const& x, std::int64_t extra, std::uint64_t seed) {
+  std::int64_t const m = x.array.rows(), d = x.array.cols();
+  test::TestMatrix y = test::random_reals(m + extra, d, DType::kFloat32, -1, 1, seed);
+  auto const* xv = static_cast<float const*>(x.array.data());
+  auto* yv = static_cast<float*>(y.array.data());
+  for (std::int64_t i = 0; i < m * d; ++i) {
+    float const v = (i / d) % 2 == 0 ? xv[i] : std::nextafter(xv[i], 2.0f);
+    yv[i] = v;
+    y.values.v[static_cast<std::size_t>(i)] = v;
+  }
+  return y;
+}
+
+TEST(KnnTensorCores, DotProductsSelfJoinsNearDuplicatesAndHalvesAsTheSimtPath) {
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  // Integers in -2..2: exact ties, duplicate rows and zero rows (cosine's NaN keys) everywhere.
+  for (Shape s : {Shape{300, 0, 128}, Shape{129, 0, 33}, Shape{1000, 0, 8}}) {
+    Array const xb = test::to_backend(test::random_integers(s.m, s.d, DType::kFloat32, -2, 2, 11 + s.m).array);
+    for (Metric metric : {Metric::kInnerProduct, Metric::kCosine}) {
+      for (SelfJoin self : {SelfJoin::kIncludeSelf, SelfJoin::kExcludeSelf}) {
+        for (std::int64_t k : {1, 2, 5, 17}) {
+          auto const [tensor, simt] = on_both_paths([&] { return self_knn(res, xb, k, metric, self); });
+          EXPECT_TRUE(test::identical(tensor, simt)) << s.m << " x " << s.d << ", metric " << static_cast<int>(metric)
+                                                     << ", k " << k << (self == SelfJoin::kExcludeSelf ? ", excluding self" : "");
+        }
+      }
+    }
+  }
+  test::TestMatrix const x = test::random_reals(200, 64, DType::kFloat32, -1, 1, 21);
+  Array const xb = test::to_backend(x.array), yb = test::to_backend(near_duplicates(x, 1800, 22).array);
+  for (Metric metric : {Metric::kInnerProduct, Metric::kCosine, Metric::kSqEuclidean}) {
+    for (std::int64_t k : {1, 2, 3, 10}) {
+      auto const [tensor, simt] = on_both_paths([&] { return knn(res, xb, yb, k, metric); });
+      EXPECT_TRUE(test::identical(tensor, simt)) << "near-duplicates, metric " << static_cast<int>(metric) << ", k " << k;
+    }
+  }
+  for (DType dtype : {DType::kBFloat16, DType::kFloat16}) {
+    Array const hx = test::to_backend(test::random_reals(500, 96, dtype, -1, 1, 31).array);
+    Array const hy = test::to_backend(test::random_reals(3000, 96, dtype, -1, 1, 32).array);
+    for (Metric metric : {Metric::kInnerProduct, Metric::kCosine, Metric::kEuclidean}) {
+      for (std::int64_t k : {1, 2, 10, 32}) {
+        auto const [tensor, simt] = on_both_paths([&] { return knn(res, hx, hy, k, metric); });
+        EXPECT_TRUE(test::identical(tensor, simt)) << dtype_name(dtype) << ", metric " << static_cast<int>(metric) << ", k " << k;
+      }
+    }
+  }
+  test::TestMatrix bx = test::random_reals(500, 40, DType::kFloat32, -1, 1, 3);
+  test::TestMatrix by = test::random_reals(1700, 40, DType::kFloat32, -1, 1, 4);
+  Array const bxb = test::to_backend(bx.array), byb = test::to_backend(by.array);
+  Batch const batch{{0, 1, 200, 500}, {0, 300, 301, 1700}};
+  for (Metric metric : {Metric::kInnerProduct, Metric::kCosine}) {
+    for (std::int64_t k : {1, 3, 10}) {
+      KnnOptions padded;
+      padded.pad = true;
+      auto const [tensor, simt] = on_both_paths([&] { return knn_batched(res, bxb, byb, batch, k, metric, padded); });
+      EXPECT_TRUE(test::identical(tensor, simt)) << "batch, metric " << static_cast<int>(metric) << ", k " << k;
+    }
+  }
 }
 
 // ---- uint8 rows: the int8 MMA's exact keys (rows of 16..256 bytes in multiples of 16; other

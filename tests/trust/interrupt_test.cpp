@@ -89,7 +89,7 @@ TEST(Interrupt, ARequestStopsAHugeGpuKernelOfKnnWithinASecond) {
       [&] { return knn(backend_resources(), top_rows(x.view(), 300), top_rows(y.view(), 5000), 3, Metric::kCityblock); });
 }
 
-// The tensor-core search of euclidean knn (bounded_l2_kernel.cuh) polls the same way. It does
+// The tensor-core search of euclidean knn (bounded_search_kernel.cuh) polls the same way. It does
 // 32768 x 4 M x 64 in about a quarter of a second on the H100 (finished before a request 200 ms
 // in), so this one has 16 times the queries: seconds of work.
 TEST(Interrupt, ARequestStopsAHugeTensorCoreKnnWithinASecond) {

@@ -1,6 +1,6 @@
 // How far the tensor-core expansion of a squared distance can be from the exact value, and how
 // far cudist's exact float32 sum can be: together they decide which pairs of a knn / match need
-// the exact sum at all (bounded_l2_kernel.cuh). The inequalities, for rows x, y of depth d with
+// the exact sum at all (bounded_search_kernel.cuh). The inequalities, for rows x, y of depth d with
 // squared norms Sx, Sy (computed in double), D = sum (x_k - y_k)^2 exactly, and f the float32
 // sum the SIMT engine computes (d fused multiply-adds of rounded differences):
 //
@@ -26,6 +26,15 @@
 // row's pairs, times 1 + gamma, bounds its k-th exact key from above before any is known.
 // Rows with a non-finite value, a nonzero value below 2^-100, or norms near float32's range are
 // always recomputed: their bounds are NaN.
+//
+// The dot products (inner product, cosine) use the same two errors on sum |x_k y_k| <= |x| |y|
+// directly: |P - x.y| <= e |x| |y| + slack / 2 (the accumulation's and the roundings' terms are
+// relative to the same sum), and f, now the float32 sum of x_k y_k by fused multiply-adds, is
+// within gamma sum |x_k y_k| (+ d 2^-150 where partial sums are subnormal) of x.y. So
+// |P - f| <= dot_e |x| |y| + slack, where dot_e adds 2^-17 for the search's own float32
+// roundings of its test (at most a few 2^-24 |x| |y|, search_bounds.cuh) and of the cosine's key
+// (the quotient, 1 - c, and the norms: again a few 2^-24). With norms rounded up, a pair whose
+// P + dot_e |x| |y| + slack falls below what a key at the row's bar needs cannot enter.
 #pragma once
 
 #include <cmath>
@@ -37,6 +46,10 @@ struct ExpansionBound {
   double e = 0;      // relative, on Sx + Sy
   double gamma = 0;  // relative error of the float32 direct sum
   double slack = 0;  // absolute, on 2 (P - x.y)
+
+  /// Relative error on |x| |y| of the tensor-core estimate of a dot product against the float32
+  /// sum, with the test's roundings (file comment).
+  double dot_e() const { return e + gamma + std::ldexp(1.0, -17); }
 
   static ExpansionBound for_depth(std::int64_t d) {
     double const u = std::ldexp(1.0, -11);

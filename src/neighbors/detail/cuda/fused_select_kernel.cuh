@@ -238,7 +238,7 @@ struct FusedSelectKernel {
 };
 
 /// The one __global__ trampoline of the selection kernels (this one and the tensor-core searches,
-/// bounded_l2_kernel.cuh and exact_u8_l2_kernel.cuh): dynamic shared memory holds the kernel's
+/// bounded_search_kernel.cuh and exact_u8_l2_kernel.cuh): dynamic shared memory holds the kernel's
 /// SharedStorage, then from Kernel::kDynamicOffset the part whose size depends on the launch.
 template <class Kernel>
 __global__ void __launch_bounds__(Kernel::kThreads, Kernel::kMinBlocks)

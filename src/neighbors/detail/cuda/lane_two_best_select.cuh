@@ -1,4 +1,4 @@
-// Consumer for k <= 2 in the tensor-core search (bounded_l2_kernel.cuh): each thread keeps, for
+// Consumer for k <= 2 in the tensor-core search (bounded_search_kernel.cuh): each thread keeps, for
 // each of its two rows (slots), the best two entries of the columns it owns, in registers; the
 // four lanes that share a row merge their pairs after every tile into the row's bar (its k-th
 // entry so far: a pair above it cannot be among the row's best, so a lane's own best two may

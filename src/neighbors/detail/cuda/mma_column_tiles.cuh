@@ -1,4 +1,4 @@
-// What the tensor-core searches share (bounded_l2_kernel.cuh on float16 rows, exact_u8_l2_kernel.cuh
+// What the tensor-core searches share (bounded_search_kernel.cuh on float16 rows, exact_u8_l2_kernel.cuh
 // on uint8 rows): a block keeps its 128-row tile of x in shared memory for its whole chunk and
 // streams the chunk's 128-column tiles of y (double-buffered); warp w contracts the 16 tile rows
 // of the fused consumers' layout (mma::mma_row_slot) against 64 columns at a time straight from

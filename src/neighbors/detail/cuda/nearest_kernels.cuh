@@ -1,6 +1,6 @@
-// What the host sides of the tensor-core searches share (inst/bounded_l2.cu, inst/exact_u8_l2.cu):
-// one kernel per consumer of the k nearest (the lanes' best two for k <= 2, the row buffers
-// above), its block's shared memory, and whether it runs on this device.
+// What the host sides of the tensor-core searches share (bounded_search_launch.cuh,
+// inst/exact_u8_l2.cu): one kernel per consumer of the k nearest (the lanes' best two for k <= 2,
+// the row buffers above), its block's shared memory, and whether it runs on this device.
 #pragma once
 
 #include <cstddef>

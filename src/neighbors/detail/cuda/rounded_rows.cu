@@ -22,6 +22,7 @@ struct RoundRowsKernel {
     std::int64_t rows, padded_rows, d, ld;
     int depth;
     double e;
+    bool norms;  // RowTermKind::kNorms
     __half* values;
     LowerTerm* lower;
     float* hi;
@@ -65,6 +66,12 @@ struct RoundRowsKernel {
     }
     if (lane != 0) return;
     float const nan = __int_as_float(0x7fffffff);
+    if (p.norms) {  // the double sum's rounding (d 2^-53 relative at most) inside the 2^-40
+      float const norm = odd ? nan : __double2float_ru(sqrt(sum * (1 + 0x1p-40)));
+      p.lower[row] = {norm, scale};
+      p.hi[row] = norm;
+      return;
+    }
     p.lower[row] = {odd ? nan : __double2float_rd(sum * (1 - p.e)), scale};
     p.hi[row] = odd ? nan : __double2float_ru(sum * (1 + p.e));
   }
@@ -72,7 +79,7 @@ struct RoundRowsKernel {
 
 }  // namespace
 
-RoundedRows round_rows(ConstMatrixView rows, std::int64_t padded_rows, ExpansionBound const& bound,
+RoundedRows round_rows(ConstMatrixView rows, std::int64_t padded_rows, ExpansionBound const& bound, RowTermKind kind,
                        std::vector<Array>& keep, void* stream) {
   static_assert(sizeof(LowerTerm) == 8, "two floats");
   auto const s = static_cast<cudaStream_t>(stream);
@@ -88,7 +95,7 @@ RoundedRows round_rows(ConstMatrixView rows, std::int64_t padded_rows, Expansion
   r.hi = terms + 2 * padded_rows;
   launch<RoundRowsKernel>(padded_rows, RoundRowsKernel::kRowsPerBlock,
                           {static_cast<float const*>(rows.data), rows.rows, padded_rows, rows.cols, rows.stride,
-                           r.depth, bound.e, values, lower, terms + 2 * padded_rows},
+                           r.depth, bound.e, kind == RowTermKind::kNorms, values, lower, terms + 2 * padded_rows},
                           s);
   return r;
 }

@@ -1,8 +1,8 @@
-// float32 rows in the form of the tensor-core candidate search (bounded_l2_kernel.cuh): each row
-// scaled by a power of two that brings its largest magnitude into [2^13, 2^14) and rounded to
+// float32 rows in the form of the tensor-core candidate search (bounded_search_kernel.cuh): each
+// row scaled by a power of two that brings its largest magnitude into [2^13, 2^14) and rounded to
 // float16 (11 significant bits, 8 times bfloat16's; zero-padded to a multiple of 16 columns, the
-// MMA's depth), with its scale and its squared norm as the lower and upper terms of the
-// expansion bounds (expansion_bound.hpp).
+// MMA's depth), with its scale and the terms of its op's bound (expansion_bound.hpp): squared L2
+// takes its squared norm as the expansion's lower and upper terms, the dot products its norm.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,13 @@
 
 namespace cudist::neighbors::detail::cuda {
 
-/// Per row: (1 - e) |row|^2 rounded down, and the power of two the row was divided by.
+/// Which terms a row's bound takes.
+enum class RowTermKind {
+  kSquaredNorms,  // lo: (1 - e) |row|^2 rounded down; hi: (1 + e) |row|^2 rounded up
+  kNorms,         // lo and hi: |row| rounded up
+};
+
+/// Per row: its lower term, and the power of two the row was divided by.
 struct LowerTerm {
   float lo;     // NaN: the row is always recomputed
   float scale;
@@ -22,7 +28,7 @@ struct LowerTerm {
 struct RoundedRows {
   std::uint16_t const* values = nullptr;  // (rows, depth) float16 bits, row-major, 16-byte aligned rows
   LowerTerm const* lower = nullptr;       // (padded)
-  float const* hi = nullptr;  // (padded) (1 + e) |row|^2 rounded up; NaN: always recomputed
+  float const* hi = nullptr;  // (padded) its upper term; NaN: always recomputed
   int depth = 0;              // d rounded up to a multiple of 16
 };
 
@@ -31,7 +37,7 @@ inline int rounded_depth(std::int64_t d) { return static_cast<int>((d + 15) / 16
 
 /// `rows` (float32, device) rounded, in stream order; the arrays are kept alive in `keep`. The
 /// terms have `padded_rows` >= rows entries, 0 (scale 1) past the last row.
-RoundedRows round_rows(ConstMatrixView rows, std::int64_t padded_rows, ExpansionBound const& bound,
+RoundedRows round_rows(ConstMatrixView rows, std::int64_t padded_rows, ExpansionBound const& bound, RowTermKind kind,
                        std::vector<Array>& keep, void* stream);
 
 }  // namespace cudist::neighbors::detail::cuda

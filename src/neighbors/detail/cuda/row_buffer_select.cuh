@@ -104,7 +104,7 @@ struct RowBufferSelect {
     }
   }
 
-  // The candidate interface of the tensor-core search (bounded_l2_kernel.cuh), where entries
+  // The candidate interface of the tensor-core search (bounded_search_kernel.cuh), where entries
   // arrive one per lane in the MMA's layout instead of as the engine's 8 x 8 keys.
 
   /// The blocks per SM the kernel is built for (the row buffers leave room for one), and the

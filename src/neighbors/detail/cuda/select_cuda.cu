@@ -18,7 +18,7 @@
 #include "distance/detail/cuda/packed_u8_l2.cuh"
 #include "distance/detail/cuda/packed_u8_rows.hpp"
 #include "neighbors/detail/backend.hpp"
-#include "neighbors/detail/cuda/bounded_l2.hpp"
+#include "neighbors/detail/cuda/bounded_search.hpp"
 #include "neighbors/detail/cuda/exact_u8_l2.hpp"
 #include "neighbors/detail/cuda/fused_launch.hpp"
 #include "neighbors/detail/cuda/launch.cuh"
@@ -161,18 +161,18 @@ std::size_t fused_knn_smem(SelectProblem const& p, std::int64_t k) {
   return kEngineSmem + 128 * (capacity * entry + entry + sizeof(double) + sizeof(int));
 }
 
-/// k <= the on-chip limit: the fused kernel (or a tensor-core search: bounded_l2.hpp for float32
-/// squared L2, exact_u8_l2.hpp for uint8) leaves each chunk's best k per row, a warp per row
-/// merges.
+/// k <= the on-chip limit: the fused kernel (or a tensor-core search: bounded_search.hpp for
+/// float32 squared L2, inner product and cosine, exact_u8_l2.hpp for uint8) leaves each chunk's
+/// best k per row, a warp per row merges.
 void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices,
                void* column_best, cudaStream_t stream) {
   bool const two_best = k <= 2;
   std::size_t const entry = entry_bytes(p);
   SelectArgs a = nearest_args(k);
   bool const exact_u8 = exact_u8_l2_applies(p, k, column_best != nullptr);
-  bool const bounded = bounded_l2_applies(p, k, column_best != nullptr);
+  bool const bounded = bounded_search_applies(p, k, column_best != nullptr);
   std::size_t const smem = exact_u8  ? exact_u8_l2_smem(k, 4 * p.pairwise.x.cols)
-                           : bounded ? bounded_l2_smem(k, p.pairwise.x.cols)
+                           : bounded ? bounded_search_smem(p, k)
                                      : fused_knn_smem(p, k);
   GridPlan const g = plan_grid(p, smem, stream);
   Array partial = device_bytes(static_cast<std::size_t>(p.m() * g.grid.chunks * k) * entry, stream);
@@ -180,17 +180,17 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
   a.chunks = g.grid.chunks;
   FusedLaunch const f{&p, g.grid, g.blocks, column_best};
   std::vector<Array> keep;  // the rounded rows, freed in stream order after the launch
-  std::optional<BoundedL2Form> form;
+  std::optional<BoundedForm> form;
   if (bounded) {
     try {
-      form = bounded_l2_form(p, keep, stream);
+      form = bounded_search_form(p, keep, stream);
     } catch (OutOfMemory const&) {  // no room for the float16 copies: the SIMT path needs none
     }
   }
   if (exact_u8) {
     run_exact_u8_l2(f, a, stream);
   } else if (form) {
-    run_bounded_l2(*form, f, a, stream);
+    run_bounded_search(*form, f, a, stream);
   } else {
     entry_for(two_best ? kTwoBest : kTopK, p)(f, a, stream);
   }
@@ -246,7 +246,7 @@ SelectProblem swapped(SelectProblem const& p) {
 /// sums: (a - b)^2 = (b - a)^2 exactly, so the same answer as the observer's).
 Array best_queries(SelectProblem const& p, MatrixView d2, MatrixView i2, cudaStream_t stream) {
   Array best = device_array(1, p.n(), DType::kInt64, stream);
-  if (entry_bytes(p) == sizeof(WideEntry) || !fused_knn_for(p, 2) || bounded_l2_applies(p, 2, false) ||
+  if (entry_bytes(p) == sizeof(WideEntry) || !fused_knn_for(p, 2) || bounded_search_applies(p, 2, false) ||
       exact_u8_l2_applies(words_form(p), 2, false)) {
     knn_into(p, 2, d2, i2, nullptr, stream);
     Array rd = device_array(p.n(), 1, p.distance_dtype, stream);

@@ -1,5 +1,6 @@
-// Exact float32 knn / match of squared L2 with the tensor cores finding the candidates: the
-// float16 MMA (rows scaled by powers of two: rounded_rows.hpp) computes every pair's expansion |x|^2 + |y|^2 - 2 x.y, whose proven error bound
+// Exact float32 knn / match with the tensor cores finding the candidates, for squared L2, inner
+// product and cosine (the op's Bound: search_bounds.cuh): the float16 MMA (rows scaled by powers
+// of two: rounded_rows.hpp) computes every pair's dot product, whose proven error bound
 // (expansion_bound.hpp) rules out almost every pair against the row's current k-th exact key,
 // and the few pairs it cannot rule out get the SIMT engine's own float32 sum (the same fused
 // multiply-adds in the same order), which is what the consumer ranks. So the answers are the
@@ -24,7 +25,9 @@
 // Before a row has k exact keys, its bar is an upper bound of its k-th key from its first tile
 // (seeded: each of the row's 4 lanes takes the q-th smallest upper bound of its 32 columns,
 // q = ceil(k / 4), and the ceil(k / q)-th smallest of the 4 certifies k pairs), so the first tile
-// does not send all 128 columns to the exact sum.
+// does not send all 128 columns to the exact sum. In a self-join whose diagonal keys are set to 0
+// (cdist's rule), the diagonal pairs are always candidates where the op's bounds are the sums'
+// and not 0 (cosine; squared L2's bounds of (i, i) already reach 0).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -37,6 +40,7 @@
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
 #include "neighbors/detail/cuda/mma_column_tiles.cuh"
 #include "neighbors/detail/cuda/rounded_rows.hpp"
+#include "neighbors/detail/cuda/search_bounds.cuh"
 #include "neighbors/detail/cuda/warp_entries.cuh"
 #include "neighbors/detail/cuda/work_grid.cuh"
 #include "neighbors/detail/keys.hpp"
@@ -46,10 +50,9 @@ namespace cudist::neighbors::detail::cuda {
 
 namespace mma = cudist::detail::cuda::mma;
 
-template <template <class> class SelectT>
-struct BoundedL2Kernel {
-  using Op = cudist::detail::ops::SqDiffSumOp<float, float>;
-  using Rank = RankKey<Op>;
+template <class Bound, template <class> class SelectT>
+struct BoundedSearchKernel {
+  using Rank = typename Bound::Rank;
   using Traits = KeyTraits<float>;
   using Entry = Traits::Entry;
   using Select = SelectT<float>;
@@ -64,12 +67,12 @@ struct BoundedL2Kernel {
 
   struct Params {
     RoundedRows x, y;  // the rounded copies and bound terms
-    Rank rank;         // the exact key: rank.op.rows are the float32 source rows
-    bool rows_vec;     // the source rows allow 16-byte loads (d % 4 == 0, aligned)
+    Rank rank;         // the SIMT path's key
+    ExactRows rows;    // the float32 source rows
     WorkGrid grid;
     bool zero_diagonal;  // self-join: finite (i, i) keys are exact 0
     bool exclude_self;
-    double inv_one_minus_gamma, one_plus_gamma, slack;  // expansion_bound.hpp
+    typename Bound::Constants bound;
     typename Select::Params select;
     cudist::detail::cuda::InterruptPoll interrupt;
   };
@@ -111,33 +114,6 @@ struct BoundedL2Kernel {
     Tiles::load(reinterpret_cast<unsigned char const*>(base), 2 * depth, rows, 2 * depth, row0, dst, x_order, tid);
   }
 
-  /// The key the SIMT path ranks (i, j) on: its float32 sum in its order, or, where that left
-  /// the normal range, the exact value (fused_select_kernel.cuh's make_keys, entry by entry).
-  __device__ static float exact_key(Params const& p, std::int64_t i, std::int64_t j) {
-    auto const& rows = p.rank.op.rows;
-    float const* xr = rows.x + i * rows.ldx;
-    float const* yr = rows.y + j * rows.ldy;
-    float acc = 0.0f;
-    auto step = [&acc](float a, float b) {
-      float const diff = a - b;
-      acc = __fmaf_rn(diff, diff, acc);
-    };
-    if (p.rows_vec) {  // 16-byte loads, several in flight: the rows come from L2
-      auto const* x4 = reinterpret_cast<float4 const*>(xr);
-      auto const* y4 = reinterpret_cast<float4 const*>(yr);
-#pragma unroll 8
-      for (std::int64_t k = 0; k < rows.d / 4; ++k) {
-        float4 const a = __ldg(x4 + k), b = __ldg(y4 + k);
-        step(a.x, b.x), step(a.y, b.y), step(a.z, b.z), step(a.w, b.w);
-      }
-    } else {
-#pragma unroll 8
-      for (std::int64_t k = 0; k < rows.d; ++k) step(__ldg(xr + k), __ldg(yr + k));
-    }
-    if (p.zero_diagonal && i == j) return isfinite(acc) ? 0.0f : acc;
-    return Rank::inexact(acc) ? p.rank.exact(i, j) : acc;
-  }
-
   __device__ void operator()(Params const& p, SharedStorage& s, char* dynamic, std::int64_t block, int tid) const {
     if (tid == 0) s.work = p.grid.item(block);
     __syncthreads();
@@ -155,10 +131,7 @@ struct BoundedL2Kernel {
     int const local[2] = {fragment(2 * warp, g), fragment(2 * warp + 1, g)};
     std::int64_t const row[2] = {w.tile.row0 + local[0], w.tile.row0 + local[1]};
     // Rows past the problem read the padding (the terms arrays cover whole tiles).
-    LowerTerm const x_lower[2] = {p.x.lower[row[0]], p.x.lower[row[1]]};
-    float const x_lo[2] = {x_lower[0].lo, x_lower[1].lo};
-    float const x_scale[2] = {x_lower[0].scale, x_lower[1].scale};
-    float const x_hi[2] = {p.x.hi[row[0]], p.x.hi[row[1]]};
+    typename Bound::Row const x_row[2] = {Bound::row(p.bound, p.x, row[0]), Bound::row(p.bound, p.x, row[1])};
     float seed_bar[2] = {kInf, kInf};  // upper bounds of the rows' k-th exact keys, once seeded
 
     if (w.col_begin < w.col_end) {
@@ -183,15 +156,15 @@ struct BoundedL2Kernel {
 
       std::uint32_t valid[2];
       Tiles::valid_masks(w, col0, row, q, p.exclude_self, valid);
-      if (tiles_done == 0) seed(p, select, xs, ys[buf], col0, valid, x_scale, x_hi, seed_bar);
+      if (tiles_done == 0) seed(p, select, xs, ys[buf], col0, valid, x_row, seed_bar);
 
 #pragma unroll 1
       for (int half = 0; half < 2; ++half) {
         float c[kNTiles][4];
         Tiles::contract(xs, ys[buf], 2 * depth, warp, lane, half, c, mma::MmaF16{});
         // Candidates: pairs whose lower bound does not exceed the row's bar.
-        float const t_max[2] = {bar_in_expansion_units(p, select.bar(0, local[0]), seed_bar[0], x_lo[0]),
-                                bar_in_expansion_units(p, select.bar(1, local[1]), seed_bar[1], x_lo[1])};
+        typename Bound::Limit const limit[2] = {Bound::limit(p.bound, x_row[0], select.bar(0, local[0]), seed_bar[0]),
+                                                Bound::limit(p.bound, x_row[1], select.bar(1, local[1]), seed_bar[1])};
         std::uint32_t cand[2] = {0, 0};
 #pragma unroll
         for (int nt = 0; nt < kNTiles; ++nt) {
@@ -200,12 +173,13 @@ struct BoundedL2Kernel {
             LowerTerm const y_lower = p.y.lower[col0 + 64 * half + 8 * nt + 2 * q + j];
 #pragma unroll
             for (int sl = 0; sl < 2; ++sl) {
-              // y's lower term - 2 P, P = x_scale y_scale (the scaled rows' dot product): exact
-              // scalings by powers of two.
-              float const t = __fmaf_rn(-2.0f * x_scale[sl] * y_lower.scale, c[nt][2 * sl + j], y_lower.lo);
-              cand[sl] |= static_cast<std::uint32_t>(!(t > t_max[sl])) << (16 * half + 2 * nt + j);
+              bool const may_enter = Bound::candidate(limit[sl], y_lower, c[nt][2 * sl + j]);
+              cand[sl] |= static_cast<std::uint32_t>(may_enter) << (16 * half + 2 * nt + j);
             }
           }
+        }
+        if constexpr (!Bound::kZeroDiagonalBounded) {
+          if (p.zero_diagonal && w.tile_crosses_diagonal(col0)) add_diagonal(col0, half, row, q, cand);
         }
         cand[0] &= valid[0];
         cand[1] &= valid[1];
@@ -232,20 +206,22 @@ struct BoundedL2Kernel {
     select.finish();
   }
 
-  /// The largest value of y's lower term - 2 P that a pair of this row may have and still not be
-  /// ruled out by `bar` (a key, NaN when open) or the seeded bar: bar / (1 - gamma) + slack -
-  /// x's lower term, rounded up. NaN (a row that is always recomputed) rules nothing out.
-  __device__ static float bar_in_expansion_units(Params const& p, float bar, float seeded, float x_lo) {
-    float const b = fminf(bar, seeded);  // fminf: an open (NaN) bar leaves the seeded one
-    if (!(b < kInf)) return kInf;
-    return __double2float_ru(static_cast<double>(b) * p.inv_one_minus_gamma + p.slack - static_cast<double>(x_lo));
+  /// Sets the candidate bits of the pairs (i, i) in half `half` of the tile at col0.
+  __device__ static void add_diagonal(std::int64_t col0, int half, std::int64_t const (&row)[2], int q,
+                                      std::uint32_t (&cand)[2]) {
+#pragma unroll
+    for (int sl = 0; sl < 2; ++sl)
+#pragma unroll
+      for (int b = 16 * half; b < 16 * half + 16; ++b) {
+        cand[sl] |= static_cast<std::uint32_t>(Tiles::column(col0, b, q) == row[sl]) << b;
+      }
   }
 
   /// Before the first exact key: each slot's bar from the tile's upper bounds (file comment).
   /// The tile's products are computed for it (once per block), half by half.
   __device__ static void seed(Params const& p, Select const& select, unsigned char const* xs, unsigned char const* ys,
-                              std::int64_t col0, std::uint32_t const (&valid)[2], float const (&x_scale)[2],
-                              float const (&x_hi)[2], float (&seed_bar)[2]) {
+                              std::int64_t col0, std::uint32_t const (&valid)[2],
+                              typename Bound::Row const (&x_row)[2], float (&seed_bar)[2]) {
     int const lane = static_cast<int>(threadIdx.x) % 32, q = lane % 4;
     int const k = select.k();
     int const per_lane = (k + 3) / 4;  // each lane's share
@@ -265,10 +241,11 @@ struct BoundedL2Kernel {
 #pragma unroll
         for (int j = 0; j < 2; ++j) {
           std::int64_t const col = col0 + 64 * half + 8 * nt + 2 * q + j;
-          float const y_scale = p.y.lower[col].scale, y_hi = p.y.hi[col];
+          LowerTerm const y_lower = p.y.lower[col];
+          float const y_hi = p.y.hi[col];
 #pragma unroll
           for (int sl = 0; sl < 2; ++sl) {
-            float u = __fmaf_rn(-2.0f * x_scale[sl] * y_scale, c[nt][2 * sl + j], y_hi);
+            float u = Bound::upper(p.bound, x_row[sl], y_lower, y_hi, c[nt][2 * sl + j]);
             if (!((valid[sl] >> (16 * half + 2 * nt + j)) & 1u) || u != u) u = kInf;
 #pragma unroll
             for (int i = 0; i < kMaxSeedRank; ++i) {
@@ -299,8 +276,7 @@ struct BoundedL2Kernel {
 #pragma unroll
       for (int i = 0; i < 3; ++i)
         if (i == lanes - 1) kth = v[i];
-      double const ub = (static_cast<double>(kth) + static_cast<double>(x_hi[sl]) + p.slack) * p.one_plus_gamma;
-      seed_bar[sl] = kth < kInf && ub == ub ? __double2float_ru(ub) : kInf;
+      seed_bar[sl] = Bound::seed_bar(p.bound, x_row[sl], kth);
     }
   }
 
@@ -347,7 +323,7 @@ struct BoundedL2Kernel {
   __device__ static void compute_key(Params const& p, WorkItem const& w, int warp, Pending& e) {
     int const owner = static_cast<int>(e.owner >> 1), sl = e.owner & 1;
     std::int64_t const row = w.tile.row0 + fragment(2 * warp + sl, owner / 4);
-    e.key = exact_key(p, row, w.tile.y_begin + e.index);
+    e.key = Bound::exact_key(p.rank, p.rows, row, w.tile.y_begin + e.index, p.zero_diagonal);
   }
 
   /// The owners offer the first n entries of their warp's list (the consumer's offer is
