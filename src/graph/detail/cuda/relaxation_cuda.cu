@@ -286,9 +286,9 @@ bool relax_every_source(EdgeListsView e, MatrixView dist, MatrixView next, cudaS
                                   2 * static_cast<std::size_t>((n + 31) / 32) * sizeof(unsigned);
   bool const in_shared = block_bytes <= static_cast<std::size_t>(optin);
   std::size_t const smem = in_shared ? block_bytes : 0;
-  if (smem > 48 * 1024) {
+  if (smem > 48 * 1024) {  // the whole allowance, the same in every call: no race between threads
     CUDIST_CUDA_TRY(cudaFuncSetAttribute(relax_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(smem)));
+                                         static_cast<int>(optin)));
   }
   int const threads = relax_threads(n);
   int per_sm = 0;
