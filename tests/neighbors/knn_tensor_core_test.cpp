@@ -30,17 +30,7 @@
 namespace cudist {
 namespace {
 
-/// Runs f on the default path and again with the SIMT path forced.
-template <class F>
-auto on_both_paths(F&& f) {
-  auto tensor = f();
-  setenv("CUDIST_SIMT_SELECTION", "1", 1);
-  struct Unset {
-    ~Unset() { unsetenv("CUDIST_SIMT_SELECTION"); }
-  } unset;
-  auto simt = f();
-  return std::make_pair(std::move(tensor), std::move(simt));
-}
+using test::on_both_paths;
 
 struct Shape {
   std::int64_t m, n, d;

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <initializer_list>
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "common/backend.hpp"
 #include "common/compare.hpp"
@@ -21,6 +23,19 @@ struct HostKnn {
 };
 
 inline HostKnn to_host(KnnResult const& r) { return {to_host(r.distances), to_host(r.indices)}; }
+
+/// f() on the default path, then again with CUDIST_SIMT_SELECTION=1 (the SIMT engine's fused or
+/// sorted selection): the GPU paths that must return the same answers.
+template <class F>
+auto on_both_paths(F&& f) {
+  auto fast = f();
+  setenv("CUDIST_SIMT_SELECTION", "1", 1);
+  struct Unset {
+    ~Unset() { unsetenv("CUDIST_SIMT_SELECTION"); }
+  } unset;
+  auto simt = f();
+  return std::make_pair(std::move(fast), std::move(simt));
+}
 
 /// Each named pair of arrays identical (test::identical); the failure names the first that is not.
 inline ::testing::AssertionResult identical_fields(

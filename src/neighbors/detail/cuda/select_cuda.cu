@@ -20,6 +20,7 @@
 #include "neighbors/detail/backend.hpp"
 #include "neighbors/detail/cuda/bounded_search.hpp"
 #include "neighbors/detail/cuda/exact_u8_l2.hpp"
+#include "neighbors/detail/cuda/gemm_knn.hpp"
 #include "neighbors/detail/cuda/fused_launch.hpp"
 #include "neighbors/detail/cuda/launch.cuh"
 #include "neighbors/detail/cuda/match_finish.cuh"
@@ -225,6 +226,11 @@ bool fused_knn_for(SelectProblem const& p, std::int64_t k) {
 void knn_into(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices,
               void* column_best, cudaStream_t stream) {
   if (p.m() == 0) return;
+  // Inner product / cosine beyond the tensor-core search's k or depth: cuBLAS and exact keys;
+  // where a row's kept pairs outgrow its list (ties in great number), the paths below.
+  if (column_best == nullptr && gemm_knn_applies(p, k, max_on_chip_k(p)) && gemm_knn(p, k, distances, indices, stream)) {
+    return;
+  }
   if (!fused_knn_for(p, k)) return sorted_knn(p, k, distances, indices, stream);
   std::vector<Array> keep;
   fused_knn(fused_form(p, keep, stream), k, distances, indices, column_best, stream);

@@ -1,0 +1,160 @@
+#include "neighbors/detail/cuda/gemm_knn.hpp"
+
+#include <cuda_bf16.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/cuda/check.hpp"
+#include "core/cuda/cublas_library.hpp"
+#include "core/cuda/device_features.hpp"
+#include "core/detail/interrupt_check.hpp"
+#include "core/detail/validate_view.hpp"
+#include "distance/detail/cuda/pairwise_launch.cuh"
+#include "neighbors/detail/cuda/bounded_search.hpp"
+#include "neighbors/detail/cuda/gemm_knn_kernels.cuh"
+#include "neighbors/detail/cuda/launch.cuh"
+#include "neighbors/detail/cuda/workspace.cuh"
+#include "neighbors/detail/expansion_bound.hpp"
+
+namespace cudist::neighbors::detail::cuda {
+namespace {
+
+/// Query rows per GEMM at most, and the bytes of one chunk of the product. Chunks of 5000 x 1024
+/// (20 MB, in L2 from the GEMM to the filter) took K4 97.8 ms: 1954 GEMMs of 10 us each, whose
+/// ramp and tail and host calls cost more than reading larger chunks back from HBM.
+constexpr std::int64_t kMaxBlockRows = 16384;
+constexpr std::int64_t kChunkBytes = std::int64_t(160) << 20;
+
+/// Launches a kernel of one warp per query row with `staging` bytes of dynamic shared memory.
+template <class Kernel>
+void launch_rows(std::int64_t rows, std::size_t staging, typename Kernel::Params const& p, cudaStream_t stream) {
+  if (rows <= 0) return;
+  auto const blocks = static_cast<unsigned>((rows + Kernel::kWarps - 1) / Kernel::kWarps);
+  run_kernel<Kernel><<<blocks, Kernel::kThreads, staging, stream>>>(p);
+  CUDIST_CHECK_LAUNCH();
+}
+
+struct FillKernel {
+  static constexpr int kThreads = 256;
+  struct Params {
+    float* out;
+    std::int64_t count;
+    float value;
+  };
+  __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
+    std::int64_t const t = block * kThreads + tid;
+    if (t < p.count) p.out[t] = p.value;
+  }
+};
+
+/// A bfloat16 copy of `rows` and its terms, in `keep`.
+struct Bf16Rows {
+  __nv_bfloat16 const* copy;
+  Bf16RowTerms terms;
+};
+
+Bf16Rows bf16_rows(ConstMatrixView rows, int depth, std::vector<Array>& keep, cudaStream_t stream) {
+  keep.push_back(device_array(rows.rows, depth, DType::kBFloat16, stream));
+  auto* copy = static_cast<__nv_bfloat16*>(keep.back().data());
+  std::int64_t const padded = (rows.rows + 3) / 4 * 4;  // both arrays of terms 16-byte aligned
+  keep.push_back(device_array(2, padded, DType::kFloat32, stream));
+  auto* norms = static_cast<float*>(keep.back().data());
+  keep.push_back(device_array(1, rows.rows + 2, DType::kInt32, stream));  // inexact, any, max norm
+  auto* flags = static_cast<int*>(keep.back().data());
+  CUDIST_CUDA_TRY(cudaMemsetAsync(flags + rows.rows, 0, 2 * sizeof(int), stream));
+  Bf16RowTerms const terms{norms, norms + padded, flags, reinterpret_cast<unsigned*>(flags + rows.rows + 1)};
+  launch<Bf16RowsKernel>(rows.rows, Bf16RowsKernel::kRowsPerBlock,
+                         {static_cast<float const*>(rows.data), rows.rows, rows.cols, rows.stride, depth, copy, terms},
+                         stream);
+  return {copy, terms};
+}
+
+}  // namespace
+
+bool gemm_knn_applies(SelectProblem const& p, std::int64_t k, std::int64_t max_on_chip_k) {
+  auto const& pw = p.pairwise;
+  std::int64_t const candidates = p.n() - (p.rank.exclude_self ? 1 : 0);
+  bool const shape = pw.x.dtype == DType::kFloat32 && pw.y.dtype == DType::kFloat32 &&
+                     p.distance_dtype == DType::kFloat32 && pw.op.kind == cudist::detail::OpKind::kDot &&
+                     pw.op.weights == nullptr && p.problems() == 1 && pw.x.cols >= 1 && k >= 1 && k <= kMaxGemmK &&
+                     k <= candidates && (k > max_on_chip_k || pw.x.cols > kMaxBoundedDepth);
+  return shape && !cudist::detail::cuda::simt_selection_forced() && cudist::detail::cuda::cublas_available();
+}
+
+bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices, cudaStream_t stream) {
+  auto const& pw = p.pairwise;
+  std::int64_t const m = p.m(), n = p.n(), d = pw.x.cols;
+  int const depth = static_cast<int>((d + 7) / 8 * 8);
+  std::vector<Array> keep;
+  Bf16Rows const x = bf16_rows(pw.x, depth, keep, stream);
+  bool const self = cudist::detail::same_view(pw.x, pw.y);
+  Bf16Rows const y = self ? x : bf16_rows(pw.y, depth, keep, stream);
+
+  GemmKnnState s{};
+  s.x = x.terms;
+  s.y = y.terms;
+  s.n = n;
+  ExpansionBound const b = ExpansionBound::for_depth(d);
+  s.e = static_cast<double>(d + 2) * 0x1p-22 * (1 + 0x1p-8) + b.gamma + 0x1p-17;
+  s.cosine = static_cast<cudist::detail::ops::DotOp<float, float>::Finish>(pw.op.finish) ==
+             cudist::detail::ops::DotOp<float, float>::Finish::kCosineDistance;
+  s.exclude_self = p.rank.exclude_self;
+  s.zero_diagonal = p.rank.zero_diagonal;
+  s.k = static_cast<int>(k);
+  s.capacity = 256;
+  while (s.capacity < 4 * k) s.capacity *= 2;
+  keep.push_back(device_bytes(static_cast<std::size_t>(m) * s.capacity * sizeof(std::uint64_t), stream));
+  s.lists = static_cast<std::uint64_t*>(keep.back().data());
+  keep.push_back(device_array(2, m + 1, DType::kInt32, stream));
+  s.counts = static_cast<int*>(keep.back().data());
+  s.taus = reinterpret_cast<float*>(s.counts + m + 1);
+  s.overflowed = s.counts + m;
+  CUDIST_CUDA_TRY(cudaMemsetAsync(s.counts, 0, (m + 1) * sizeof(int), stream));
+  launch<FillKernel>(m, FillKernel::kThreads, {s.taus, m, __builtin_huge_valf()}, stream);
+
+  std::int64_t const row_blocks = (m + kMaxBlockRows - 1) / kMaxBlockRows;
+  std::int64_t const block_rows = (m + row_blocks - 1) / row_blocks;
+  std::int64_t const chunk =
+      std::clamp<std::int64_t>(kChunkBytes / (block_rows * std::int64_t(sizeof(float))) / 256 * 256, 256, 16384);
+  // Each warp's staging for a compaction: its row's list (kThreads / 32 warps, at most 32 KB).
+  std::size_t const staging = std::size_t(GemmKnnFilterKernel::kWarps) * s.capacity * sizeof(std::uint64_t);
+  Array values = device_array(block_rows, chunk, DType::kFloat32, stream);
+  auto* v = static_cast<float*>(values.data());
+  for (std::int64_t row0 = 0; row0 < m; row0 += block_rows) {
+    std::int64_t const rows = std::min(block_rows, m - row0);
+    for (std::int64_t col0 = 0; col0 < n; col0 += chunk) {
+      cudist::detail::throw_if_interrupted("knn");
+      std::int64_t const cols = std::min(chunk, n - col0);
+      cudist::detail::cuda::gemm_bf16_abt(rows, cols, depth, x.copy + row0 * depth, depth, y.copy + col0 * depth, depth,
+                                          v, cols, stream);
+      launch_rows<GemmKnnFilterKernel>(rows, staging, {s, v, row0, rows, col0, cols}, stream);
+    }
+  }
+  int overflowed = 0;
+  CUDIST_CUDA_TRY(cudaMemcpyAsync(&overflowed, s.overflowed, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
+  if (overflowed != 0) return false;
+
+  GemmKnnExactKernel::Params e{};
+  e.s = s;
+  e.m = m;
+  e.rank.op.kind = static_cast<DotBound::Op::Finish>(pw.op.finish);
+  e.rank.op.x_norms = static_cast<float const*>(pw.op.x_norms);
+  e.rank.op.y_norms = static_cast<float const*>(pw.op.y_norms);
+  e.rank.negate = p.rank.similarity;
+  e.rows = {static_cast<float const*>(pw.x.data), static_cast<float const*>(pw.y.data), pw.x.stride, pw.y.stride, d,
+            false};
+  using cudist::detail::cuda::rows_allow_vectors;
+  e.rows.vec = d % 4 == 0 && rows_allow_vectors(e.rows.x, e.rows.ldx, 16, sizeof(float)) &&
+               rows_allow_vectors(e.rows.y, e.rows.ldy, 16, sizeof(float));
+  e.spec = p.rank;
+  e.distances = static_cast<float*>(distances.data);
+  e.ld_distances = distances.stride;
+  e.indices = static_cast<std::int64_t*>(indices.data);
+  e.ld_indices = indices.stride;
+  launch_rows<GemmKnnExactKernel>(m, staging, e, stream);
+  return true;
+}
+
+}  // namespace cudist::neighbors::detail::cuda

@@ -1,0 +1,28 @@
+// knn of inner product and cosine through cuBLAS where the tensor-core search does not reach:
+// k beyond what fits on chip, or rows deeper than it holds (ML embeddings: d = 768, k = 100).
+// A bfloat16 GEMM of each chunk of y, a filter that reads the chunk while it is in L2 and keeps
+// the pairs whose proven bounds (gemm_knn_kernels.cuh) leave them a chance, then the kept pairs'
+// exact keys: the answers are the SIMT path's, bit for bit and tie for tie.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cudist/core/array.hpp"
+#include "neighbors/detail/problem.hpp"
+
+namespace cudist::neighbors::detail::cuda {
+
+/// Whether knn (no mutual-check observer) of p with this k takes the GEMM path: float32 rows
+/// (bfloat16 / float16 inputs arrive converted) of inner product or cosine, one problem, k <= 256
+/// and at most the candidates a row has, k above the on-chip limit or rows deeper than the
+/// tensor-core search takes, cuBLAS loadable, and CUDIST_SIMT_SELECTION unset.
+bool gemm_knn_applies(SelectProblem const& p, std::int64_t k, std::int64_t max_on_chip_k);
+
+/// Runs it into (m, k) device views. False, with the views unspecified, when a row's kept pairs
+/// outgrew its list (exact ties or rows the bound does not cover in great number): the caller
+/// then takes the sorted path, which every input suits.
+bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices, cudaStream_t stream);
+
+}  // namespace cudist::neighbors::detail::cuda

@@ -1,0 +1,325 @@
+// Kernels of the GEMM path of knn for inner product and cosine (gemm_knn.cu): bfloat16 copies of
+// the rows and their bound terms; the filter that reads each chunk of the cuBLAS product while it
+// is in L2 and keeps, per query row, every pair whose key may still be among the k best; and the
+// exact pass that computes the kept pairs' keys as the SIMT path does and ranks them.
+//
+// The bound (expansion_bound.hpp's, with cuBLAS's summation in any order): v, the GEMM's float32
+// value of the bfloat16 copies, is within E |x| |y| of the SIMT path's float32 sum f, where
+// E = the copies' rounding (0 for a side whose rows bfloat16 holds exactly, else 2^-9 each, and
+// their product) + (d + 2) 2^-22 for float32 additions in any order (4 ulps each: truncating
+// hardware) + gamma + 2^-17 for this file's float32 roundings. In key units (ascending: inner
+// product -f, cosine 1 - f / (|x| |y|)), a pair's key lies in [lo, lo + 2 delta] with lo from v:
+// inner product delta = E |x| |y| <= E |x| max|y|, the row's width; cosine delta = E + 2^-17 (the
+// key's own roundings and the op's norms, which may differ from these by an ulp). After a row's
+// first k pairs, tau = (k-th smallest lo) + 2 width bounds its k-th key from above: a pair with
+// lo > tau cannot enter. Rows the bound does not cover (non-finite values, nonzero values below
+// 2^-100, norms near float32's range) have NaN terms: their pairs always pass.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "neighbors/detail/cuda/search_bounds.cuh"
+#include "neighbors/detail/cuda/warp_entries.cuh"
+#include "neighbors/detail/keys.hpp"
+
+namespace cudist::neighbors::detail::cuda {
+
+/// Entries a query row's list holds at most (a power of two; k <= kMaxGemmK).
+constexpr int kMaxGemmListEntries = 1024;
+constexpr std::int64_t kMaxGemmK = kMaxGemmListEntries / 4;
+
+/// Per row of a bfloat16 copy (NaN terms where the bound does not cover the row), and over all.
+struct Bf16RowTerms {
+  float* norm;         // (rows) |row| rounded up
+  float* inv_norm;     // (rows) 1 / |row|
+  int* inexact;        // (rows + 1) 1 where bfloat16 rounds a value; entry [rows]: any row
+  unsigned* max_norm;  // one float's bits: the largest norm that is not NaN (norms are >= 0)
+};
+
+/// One warp per row: the copy (zero past d up to the padded depth), then its terms.
+struct Bf16RowsKernel {
+  static constexpr int kThreads = 256;
+  static constexpr int kRowsPerBlock = kThreads / 32;
+  struct Params {
+    float const* src;
+    std::int64_t rows, d, ld;
+    int depth;  // d padded to a multiple of 8: 16-byte rows for cuBLAS
+    __nv_bfloat16* copy;
+    Bf16RowTerms terms;
+  };
+
+  __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
+    std::int64_t const row = block * kRowsPerBlock + tid / 32;
+    int const lane = tid % 32;
+    if (row >= p.rows) return;
+    float const* src = p.src + row * p.ld;
+    double sum = 0;
+    bool odd = false, inexact = false;
+    for (std::int64_t k = lane; k < p.depth; k += 32) {
+      float const v = k < p.d ? src[k] : 0.0f;
+      __nv_bfloat16 const b = __float2bfloat16_rn(v);
+      p.copy[row * p.depth + k] = b;
+      inexact |= __bfloat162float(b) != v;
+      sum += static_cast<double>(v) * v;
+      odd |= !isfinite(v) || (v != 0.0f && fabsf(v) < 0x1p-100f);
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(kFullWarp, sum, o);
+    odd = __any_sync(kFullWarp, odd) || sum > 0x1p100;
+    inexact = __any_sync(kFullWarp, inexact);
+    if (lane != 0) return;
+    double const norm = sqrt(sum * (1 + 0x1p-40));  // the double sum's rounding inside 2^-40
+    float const nan = __int_as_float(0x7fffffff);
+    p.terms.norm[row] = odd ? nan : __double2float_ru(norm);
+    p.terms.inv_norm[row] = odd ? nan : static_cast<float>(1.0 / norm);
+    p.terms.inexact[row] = inexact ? 1 : 0;
+    if (inexact) atomicMax(p.terms.inexact + p.rows, 1);
+    if (!odd) atomicMax(p.terms.max_norm, __float_as_uint(__double2float_ru(norm)));
+  }
+};
+
+/// What the filter and the exact pass share.
+struct GemmKnnState {
+  Bf16RowTerms x, y;
+  std::int64_t n;                // rows of y: y.inexact[n] says whether any rounds
+  double e;                      // E without the copies' rounding
+  bool cosine;                   // else inner product
+  bool exclude_self, zero_diagonal;
+  int k, capacity;               // list entries per row: a power of two >= 4 k
+  std::uint64_t* lists;          // (m, capacity) entries: (order of lo, column)
+  int* counts;                   // (m) entries in each list
+  float* taus;                   // (m) +inf until the row's first compaction
+  int* overflowed;               // set when a row's kept pairs leave no room: every row is redone
+};
+
+/// Margin of the cosine key's own roundings and of the op's norms against these (file comment).
+constexpr float kCosineKeyMargin = 0x1p-17f;
+
+/// A query row's constants of the filter.
+struct GemmRowBound {
+  float scale;   // inner product: E |x|; cosine: 1 / |x|
+  float offset;  // cosine: 1 - E - margin (lo = offset - v / (|x| |y|)); inner product: unused
+  float width;   // delta at most: tau = k-th lo + 2 width
+
+  __device__ static GemmRowBound of(GemmKnnState const& s, std::int64_t i) {
+    double const rounding = 0x1p-9 + 0x1p-18;
+    double const ex = s.x.inexact[i] ? rounding : 0.0, ey = s.y.inexact[s.n] ? rounding : 0.0;
+    double const e = s.e + ex + ey + ex * ey;
+    if (s.cosine) {
+      return {s.x.inv_norm[i], __double2float_rd(1.0 - e - kCosineKeyMargin), __double2float_ru(e + kCosineKeyMargin)};
+    }
+    float const scale = __double2float_ru(e * static_cast<double>(s.x.norm[i]));
+    return {scale, 0.0f, __fmul_ru(scale, __uint_as_float(*s.y.max_norm))};
+  }
+
+  /// y's term of each column: cosine 1 / |y|, inner product |y|.
+  __device__ static float const* column_terms(GemmKnnState const& s) { return s.cosine ? s.y.inv_norm : s.y.norm; }
+
+  /// The lower bound of the key of the pair whose product is v, with its column's term.
+  __device__ float lo(bool cosine, float v, float column_term) const {
+    if (cosine) return __fmaf_rn(-v * scale, column_term, offset);
+    return -__fmaf_rn(scale, column_term, v);
+  }
+};
+
+/// Sorts row i's list (staged in `buf`, capacity entries) by lo and keeps the pairs that may
+/// still enter: tau falls to the k-th lo + 2 width once k are known (and a self-join's (i, i),
+/// whose key is set to 0, stays). Returns the kept count; every lane of the warp calls.
+__device__ inline int compact_gemm_list(GemmKnnState const& s, std::int64_t i, std::uint64_t* list, std::uint64_t* buf,
+                                        int count, float width, float& tau, int lane) {
+  using Traits = KeyTraits<float>;
+  for (int t = lane; t < s.capacity; t += 32) buf[t] = t < count ? list[t] : Traits::empty();
+  warp_bitonic_sort(buf, s.capacity, lane);
+  if (count >= s.k) {
+    float const kth = Traits::key(buf[s.k - 1]);
+    if (kth == kth) tau = fminf(tau, __fadd_ru(kth, __fmul_ru(2.0f, width)));
+  }
+  int kept = 0;
+  for (int first = 0; first < count; first += 32) {
+    int const t = first + lane;
+    bool keep = false;
+    if (t < count) {
+      bool const diagonal = s.zero_diagonal && Traits::index(buf[t]) == i;
+      keep = !(Traits::key(buf[t]) > tau) || diagonal;  // NaN lo: a row the bound does not cover
+    }
+    unsigned const mask = __ballot_sync(kFullWarp, keep);
+    if (keep) list[kept + __popc(mask & ((1u << lane) - 1))] = buf[t];
+    kept += __popc(mask);
+  }
+  __syncwarp();
+  return kept;
+}
+
+/// One warp per query row over one chunk of the product: the pairs whose lo does not exceed the
+/// row's tau join its list; a full list is compacted first.
+struct GemmKnnFilterKernel {
+  static constexpr int kThreads = 128;
+  static constexpr int kWarps = kThreads / 32;
+  using Traits = KeyTraits<float>;
+  struct Params {
+    GemmKnnState s;
+    float const* values;       // (rows, cols) the chunk's product, row-major, row stride cols
+    std::int64_t row0, rows;   // its query rows
+    std::int64_t col0, cols;   // its columns: rows col0.. of y
+  };
+
+  /// Four consecutive floats from c (zeros past `end`): one 16-byte load where `vec`.
+  __device__ static void load4(float const* a, std::int64_t c, std::int64_t end, bool vec, float (&out)[4]) {
+    if (vec) {
+      float4 const q = __ldg(reinterpret_cast<float4 const*>(a + c));
+      out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+      return;
+    }
+#pragma unroll
+    for (int t = 0; t < 4; ++t) out[t] = c + t < end ? __ldg(a + c + t) : 0.0f;
+  }
+
+  __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
+    extern __shared__ std::uint64_t staging[];  // capacity entries per warp (gemm_knn_smem)
+    GemmKnnState const& s = p.s;
+    int const warp = tid / 32, lane = tid % 32;
+    std::int64_t const local = block * kWarps + warp;
+    if (local >= p.rows) return;
+    std::int64_t const i = p.row0 + local;
+    if (__shfl_sync(kFullWarp, *s.overflowed, 0) != 0) return;  // every row is redone
+    int count = s.counts[i];
+    float tau = s.taus[i];
+    GemmRowBound const bound = GemmRowBound::of(s, i);
+    std::uint64_t* const list = s.lists + i * s.capacity;
+    float const* const v = p.values + local * p.cols;
+    float const* const terms = GemmRowBound::column_terms(s) + p.col0;
+    // Columns in fours per lane, 16-byte loads where the rows allow (col0 is a multiple of 4);
+    // two steps' loads in flight before their tests (the loop is bound by L2's latency).
+    bool const vec = p.cols % 4 == 0;
+    constexpr int kSteps = 2;
+    for (std::int64_t first = 0; first < p.cols; first += 128 * kSteps) {
+      float value[kSteps][4] = {}, term[kSteps][4] = {};
+#pragma unroll
+      for (int u = 0; u < kSteps; ++u) {
+        std::int64_t const c = first + 128 * u + 4 * lane;
+        if (c < p.cols) {
+          load4(v, c, p.cols, vec, value[u]);
+          load4(terms, c, p.cols, vec, term[u]);
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < kSteps; ++u) {
+        std::int64_t const c = first + 128 * u + 4 * lane;
+        float lo[4];
+        unsigned bits = 0;
+#pragma unroll
+        for (int t = 0; t < 4; ++t) {
+          bool const inside = c + t < p.cols;
+          lo[t] = bound.lo(s.cosine, value[u][t], term[u][t]);
+          bool cand = inside && !(lo[t] > tau);
+          if (inside && p.col0 + c + t == i) cand = s.zero_diagonal || (cand && !s.exclude_self);  // key set later
+          bits |= static_cast<unsigned>(cand) << t;
+        }
+        if (!__any_sync(kFullWarp, bits != 0)) continue;
+        if (!append(s, i, list, staging + warp * s.capacity, bound, p.col0 + c, lo, bits, count, tau, lane)) {
+          if (lane == 0) atomicExch(s.overflowed, 1);  // the kept pairs leave no room: ties, NaN rows
+          return;
+        }
+      }
+    }
+    if (lane == 0) {
+      s.counts[i] = count;
+      s.taus[i] = tau;
+    }
+  }
+
+  /// Appends the lanes' candidates (bit t: column j0 + t) to row i's list, in column order; when
+  /// they do not fit, compacts it first and keeps those still below the new tau. False when the
+  /// kept pairs leave no room. Every lane calls.
+  __device__ static bool append(GemmKnnState const& s, std::int64_t i, std::uint64_t* list, std::uint64_t* staging,
+                                GemmRowBound const& bound, std::int64_t j0, float const (&lo)[4], unsigned bits,
+                                int& count, float& tau, int lane) {
+    int total = warp_sum(__popc(bits));
+    if (count + total > s.capacity) {
+      count = compact_gemm_list(s, i, list, staging, count, bound.width, tau, lane);
+#pragma unroll
+      for (int t = 0; t < 4; ++t) {
+        bool const diagonal = s.zero_diagonal && j0 + t == i;
+        if (((bits >> t) & 1u) && lo[t] > tau && !diagonal) bits &= ~(1u << t);
+      }
+      total = warp_sum(__popc(bits));
+      if (count + total > s.capacity) return false;
+    }
+    int at = count + exclusive_prefix(__popc(bits), lane);
+#pragma unroll
+    for (int t = 0; t < 4; ++t) {
+      if ((bits >> t) & 1u) list[at++] = Traits::entry(lo[t], static_cast<std::uint32_t>(j0 + t));
+    }
+    count += total;
+    return true;
+  }
+
+  __device__ static int warp_sum(int v) {
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(kFullWarp, v, o);
+    return v;
+  }
+
+  __device__ static int exclusive_prefix(int v, int lane) {
+    int inclusive = v;
+#pragma unroll
+    for (int delta = 1; delta < 32; delta *= 2) {
+      int const u = __shfl_up_sync(kFullWarp, inclusive, delta);
+      if (lane >= delta) inclusive += u;
+    }
+    return inclusive - v;
+  }
+};
+
+/// One warp per query row: the kept pairs' exact keys (the SIMT path's float32 sums), ranked by
+/// (key, column) as the sorted path ranks them, the first k written.
+struct GemmKnnExactKernel {
+  static constexpr int kThreads = 128;
+  static constexpr int kWarps = kThreads / 32;
+  using Traits = KeyTraits<float>;
+  struct Params {
+    GemmKnnState s;
+    std::int64_t m;
+    DotBound::Rank rank;
+    ExactRows rows;
+    RankSpec spec;
+    float* distances;
+    std::int64_t ld_distances;
+    std::int64_t* indices;
+    std::int64_t ld_indices;
+  };
+
+  __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
+    extern __shared__ std::uint64_t staging[];  // capacity entries per warp (gemm_knn_smem)
+    GemmKnnState const& s = p.s;
+    int const warp = tid / 32, lane = tid % 32;
+    std::int64_t const i = block * kWarps + warp;
+    if (i >= p.m) return;
+    int const count = s.counts[i];
+    float const tau = s.taus[i];
+    std::uint64_t const* const list = s.lists + i * s.capacity;
+    std::uint64_t* const buf = staging + warp * s.capacity;
+    for (int t = lane; t < s.capacity; t += 32) {
+      std::uint64_t e = Traits::empty();
+      if (t < count) {
+        std::uint64_t const entry = list[t];
+        auto const j = static_cast<std::uint32_t>(entry & 0xffffffffu);
+        bool const diagonal = j == i && s.zero_diagonal;
+        if (!(Traits::key(entry) > tau) || diagonal) {
+          e = Traits::entry(DotBound::exact_key(p.rank, p.rows, i, j, s.zero_diagonal), j);
+        }
+      }
+      buf[t] = e;
+    }
+    warp_bitonic_sort(buf, s.capacity, lane);
+    for (int r = lane; r < s.k; r += 32) {
+      p.distances[i * p.ld_distances + r] = distance_of<float>(Traits::key(buf[r]), p.spec);
+      p.indices[i * p.ld_indices + r] = Traits::index(buf[r]);
+    }
+  }
+};
+
+}  // namespace cudist::neighbors::detail::cuda
