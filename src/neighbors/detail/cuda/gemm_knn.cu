@@ -22,15 +22,19 @@ namespace {
 
 /// Query rows per GEMM at most, and the bytes of one chunk of the product. Chunks of 5000 x 1024
 /// (20 MB, in L2 from the GEMM to the filter) took K4 97.8 ms: 1954 GEMMs of 10 us each, whose
-/// ramp and tail and host calls cost more than reading larger chunks back from HBM.
+/// ramp and tail and host calls cost more than reading larger chunks back from HBM (10000 x 3840:
+/// 71.2 ms). Filtering on a second stream while the next GEMM runs gained nothing (70.9 ms): the
+/// GEMM's blocks hold every SM, so the two do not overlap.
 constexpr std::int64_t kMaxBlockRows = 16384;
 constexpr std::int64_t kChunkBytes = std::int64_t(160) << 20;
 
-/// Launches a kernel of one warp per query row with `staging` bytes of dynamic shared memory.
+/// Launches a kernel of one warp per query row, each warp with a list's worth of shared memory for
+/// its compactions (kMaxGemmListEntries entries: 8 KB a warp at most, 32 KB a block).
 template <class Kernel>
-void launch_rows(std::int64_t rows, std::size_t staging, typename Kernel::Params const& p, cudaStream_t stream) {
+void launch_rows(std::int64_t rows, int capacity, typename Kernel::Params const& p, cudaStream_t stream) {
   if (rows <= 0) return;
   auto const blocks = static_cast<unsigned>((rows + Kernel::kWarps - 1) / Kernel::kWarps);
+  std::size_t const staging = std::size_t(Kernel::kWarps) * capacity * sizeof(std::uint64_t);
   run_kernel<Kernel><<<blocks, Kernel::kThreads, staging, stream>>>(p);
   CUDIST_CHECK_LAUNCH();
 }
@@ -117,8 +121,6 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
   std::int64_t const block_rows = (m + row_blocks - 1) / row_blocks;
   std::int64_t const chunk =
       std::clamp<std::int64_t>(kChunkBytes / (block_rows * std::int64_t(sizeof(float))) / 256 * 256, 256, 16384);
-  // Each warp's staging for a compaction: its row's list (kThreads / 32 warps, at most 32 KB).
-  std::size_t const staging = std::size_t(GemmKnnFilterKernel::kWarps) * s.capacity * sizeof(std::uint64_t);
   Array values = device_array(block_rows, chunk, DType::kFloat32, stream);
   auto* v = static_cast<float*>(values.data());
   for (std::int64_t row0 = 0; row0 < m; row0 += block_rows) {
@@ -128,7 +130,7 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
       std::int64_t const cols = std::min(chunk, n - col0);
       cudist::detail::cuda::gemm_bf16_abt(rows, cols, depth, x.copy + row0 * depth, depth, y.copy + col0 * depth, depth,
                                           v, cols, stream);
-      launch_rows<GemmKnnFilterKernel>(rows, staging, {s, v, row0, rows, col0, cols}, stream);
+      launch_rows<GemmKnnFilterKernel>(rows, s.capacity, {s, v, row0, rows, col0, cols}, stream);
     }
   }
   int overflowed = 0;
@@ -153,7 +155,7 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
   e.ld_distances = distances.stride;
   e.indices = static_cast<std::int64_t*>(indices.data);
   e.ld_indices = indices.stride;
-  launch_rows<GemmKnnExactKernel>(m, staging, e, stream);
+  launch_rows<GemmKnnExactKernel>(m, s.capacity, e, stream);
   return true;
 }
 

@@ -1,8 +1,8 @@
 // knn of inner product and cosine through cuBLAS where the tensor-core search does not reach:
 // k beyond what fits on chip, or rows deeper than it holds (ML embeddings: d = 768, k = 100).
-// A bfloat16 GEMM of each chunk of y, a filter that reads the chunk while it is in L2 and keeps
-// the pairs whose proven bounds (gemm_knn_kernels.cuh) leave them a chance, then the kept pairs'
-// exact keys: the answers are the SIMT path's, bit for bit and tie for tie.
+// A bfloat16 GEMM of each chunk of y, a filter that reads the chunk once and keeps the pairs
+// whose proven bounds (gemm_knn_kernels.cuh) leave them a chance, then the kept pairs' exact
+// keys: the answers are the SIMT path's, bit for bit and tie for tie.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,7 +1,7 @@
 // Kernels of the GEMM path of knn for inner product and cosine (gemm_knn.cu): bfloat16 copies of
-// the rows and their bound terms; the filter that reads each chunk of the cuBLAS product while it
-// is in L2 and keeps, per query row, every pair whose key may still be among the k best; and the
-// exact pass that computes the kept pairs' keys as the SIMT path does and ranks them.
+// the rows and their bound terms; the filter that reads each chunk of the cuBLAS product once and
+// keeps, per query row, every pair whose key may still be among the k best; and the exact pass
+// that computes the kept pairs' keys as the SIMT path does and ranks them.
 //
 // The bound (expansion_bound.hpp's, with cuBLAS's summation in any order): v, the GEMM's float32
 // value of the bfloat16 copies, is within E |x| |y| of the SIMT path's float32 sum f, where
@@ -153,12 +153,16 @@ __device__ inline int compact_gemm_list(GemmKnnState const& s, std::int64_t i, s
   return kept;
 }
 
-/// One warp per query row over one chunk of the product: the pairs whose lo does not exceed the
-/// row's tau join its list; a full list is compacted first.
-struct GemmKnnFilterKernel {
+/// The row kernels' shape: one warp per query row, four rows a block.
+struct GemmKnnRowWarps {
   static constexpr int kThreads = 128;
   static constexpr int kWarps = kThreads / 32;
   using Traits = KeyTraits<float>;
+};
+
+/// One warp per query row over one chunk of the product: the pairs whose lo does not exceed the
+/// row's tau join its list; a full list is compacted first.
+struct GemmKnnFilterKernel : GemmKnnRowWarps {
   struct Params {
     GemmKnnState s;
     float const* values;       // (rows, cols) the chunk's product, row-major, row stride cols
@@ -178,7 +182,7 @@ struct GemmKnnFilterKernel {
   }
 
   __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
-    extern __shared__ std::uint64_t staging[];  // capacity entries per warp (gemm_knn_smem)
+    extern __shared__ std::uint64_t staging[];  // capacity entries per warp (launch_rows)
     GemmKnnState const& s = p.s;
     int const warp = tid / 32, lane = tid % 32;
     std::int64_t const local = block * kWarps + warp;
@@ -276,10 +280,7 @@ struct GemmKnnFilterKernel {
 
 /// One warp per query row: the kept pairs' exact keys (the SIMT path's float32 sums), ranked by
 /// (key, column) as the sorted path ranks them, the first k written.
-struct GemmKnnExactKernel {
-  static constexpr int kThreads = 128;
-  static constexpr int kWarps = kThreads / 32;
-  using Traits = KeyTraits<float>;
+struct GemmKnnExactKernel : GemmKnnRowWarps {
   struct Params {
     GemmKnnState s;
     std::int64_t m;
@@ -293,7 +294,7 @@ struct GemmKnnExactKernel {
   };
 
   __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
-    extern __shared__ std::uint64_t staging[];  // capacity entries per warp (gemm_knn_smem)
+    extern __shared__ std::uint64_t staging[];  // capacity entries per warp (launch_rows)
     GemmKnnState const& s = p.s;
     int const warp = tid / 32, lane = tid % 32;
     std::int64_t const i = block * kWarps + warp;
