@@ -108,39 +108,22 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
   s.k = static_cast<int>(k);
   s.capacity = 256;
   while (s.capacity < 4 * k) s.capacity *= 2;
-  keep.push_back(device_bytes(static_cast<std::size_t>(m) * s.capacity * sizeof(std::uint64_t), stream));
-  s.lists = static_cast<std::uint64_t*>(keep.back().data());
-  keep.push_back(device_array(2, m + 1, DType::kInt32, stream));
-  s.counts = static_cast<int*>(keep.back().data());
-  s.taus = reinterpret_cast<float*>(s.counts + m + 1);
-  s.overflowed = s.counts + m;
-  CUDIST_CUDA_TRY(cudaMemsetAsync(s.counts, 0, (m + 1) * sizeof(int), stream));
-  launch<FillKernel>(m, FillKernel::kThreads, {s.taus, m, __builtin_huge_valf()}, stream);
-
   std::int64_t const row_blocks = (m + kMaxBlockRows - 1) / kMaxBlockRows;
   std::int64_t const block_rows = (m + row_blocks - 1) / row_blocks;
   std::int64_t const chunk =
       std::clamp<std::int64_t>(kChunkBytes / (block_rows * std::int64_t(sizeof(float))) / 256 * 256, 256, 16384);
+  // The lists of one block of query rows (reused block after block: memory does not grow with m).
+  keep.push_back(device_bytes(static_cast<std::size_t>(block_rows) * s.capacity * sizeof(std::uint64_t), stream));
+  s.lists = static_cast<std::uint64_t*>(keep.back().data());
+  keep.push_back(device_array(2, block_rows + 1, DType::kInt32, stream));
+  s.counts = static_cast<int*>(keep.back().data());
+  s.taus = reinterpret_cast<float*>(s.counts + block_rows + 1);
+  s.overflowed = s.counts + block_rows;
+  CUDIST_CUDA_TRY(cudaMemsetAsync(s.overflowed, 0, sizeof(int), stream));
   Array values = device_array(block_rows, chunk, DType::kFloat32, stream);
   auto* v = static_cast<float*>(values.data());
-  for (std::int64_t row0 = 0; row0 < m; row0 += block_rows) {
-    std::int64_t const rows = std::min(block_rows, m - row0);
-    for (std::int64_t col0 = 0; col0 < n; col0 += chunk) {
-      cudist::detail::throw_if_interrupted("knn");
-      std::int64_t const cols = std::min(chunk, n - col0);
-      cudist::detail::cuda::gemm_bf16_abt(rows, cols, depth, x.copy + row0 * depth, depth, y.copy + col0 * depth, depth,
-                                          v, cols, stream);
-      launch_rows<GemmKnnFilterKernel>(rows, s.capacity, {s, v, row0, rows, col0, cols}, stream);
-    }
-  }
-  int overflowed = 0;
-  CUDIST_CUDA_TRY(cudaMemcpyAsync(&overflowed, s.overflowed, sizeof(int), cudaMemcpyDeviceToHost, stream));
-  CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
-  if (overflowed != 0) return false;
 
   GemmKnnExactKernel::Params e{};
-  e.s = s;
-  e.m = m;
   e.rank.op.kind = static_cast<DotBound::Op::Finish>(pw.op.finish);
   e.rank.op.x_norms = static_cast<float const*>(pw.op.x_norms);
   e.rank.op.y_norms = static_cast<float const*>(pw.op.y_norms);
@@ -155,8 +138,30 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
   e.ld_distances = distances.stride;
   e.indices = static_cast<std::int64_t*>(indices.data);
   e.ld_indices = indices.stride;
-  launch_rows<GemmKnnExactKernel>(m, s.capacity, e, stream);
-  return true;
+
+  // Block by block: fresh lists, every chunk of y through the GEMM and the filter, then the exact
+  // pass writes the block's answers. A row that overflows stops every later filter; the caller
+  // then recomputes the whole call (check after the last block).
+  for (std::int64_t row0 = 0; row0 < m; row0 += block_rows) {
+    std::int64_t const rows = std::min(block_rows, m - row0);
+    s.row0 = row0;
+    CUDIST_CUDA_TRY(cudaMemsetAsync(s.counts, 0, rows * sizeof(int), stream));
+    launch<FillKernel>(rows, FillKernel::kThreads, {s.taus, rows, __builtin_huge_valf()}, stream);
+    for (std::int64_t col0 = 0; col0 < n; col0 += chunk) {
+      cudist::detail::throw_if_interrupted("knn");
+      std::int64_t const cols = std::min(chunk, n - col0);
+      cudist::detail::cuda::gemm_bf16_abt(rows, cols, depth, x.copy + row0 * depth, depth, y.copy + col0 * depth, depth,
+                                          v, cols, stream);
+      launch_rows<GemmKnnFilterKernel>(rows, s.capacity, {s, v, row0, rows, col0, cols}, stream);
+    }
+    e.s = s;
+    e.block_rows = rows;
+    launch_rows<GemmKnnExactKernel>(rows, s.capacity, e, stream);
+  }
+  int overflowed = 0;
+  CUDIST_CUDA_TRY(cudaMemcpyAsync(&overflowed, s.overflowed, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
+  return overflowed == 0;
 }
 
 }  // namespace cudist::neighbors::detail::cuda

@@ -89,9 +89,11 @@ struct GemmKnnState {
   bool cosine;                   // else inner product
   bool exclude_self, zero_diagonal;
   int k, capacity;               // list entries per row: a power of two >= 4 k
-  std::uint64_t* lists;          // (m, capacity) entries: (order of lo, column)
-  int* counts;                   // (m) entries in each list
-  float* taus;                   // (m) +inf until the row's first compaction
+  // The lists of one block of query rows at a time: rows row0.. of x.
+  std::int64_t row0;
+  std::uint64_t* lists;          // (block rows, capacity) entries: (order of lo, column)
+  int* counts;                   // (block rows) entries in each list
+  float* taus;                   // (block rows) +inf until the row's first compaction
   int* overflowed;               // set when a row's kept pairs leave no room: every row is redone
 };
 
@@ -189,10 +191,11 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
     if (local >= p.rows) return;
     std::int64_t const i = p.row0 + local;
     if (__shfl_sync(kFullWarp, *s.overflowed, 0) != 0) return;  // every row is redone
-    int count = s.counts[i];
-    float tau = s.taus[i];
+    std::int64_t const r = i - s.row0;  // the row's list
+    int count = s.counts[r];
+    float tau = s.taus[r];
     GemmRowBound const bound = GemmRowBound::of(s, i);
-    std::uint64_t* const list = s.lists + i * s.capacity;
+    std::uint64_t* const list = s.lists + r * s.capacity;
     float const* const v = p.values + local * p.cols;
     float const* const terms = GemmRowBound::column_terms(s) + p.col0;
     // Columns in fours per lane, 16-byte loads where the rows allow (col0 is a multiple of 4);
@@ -230,8 +233,8 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
       }
     }
     if (lane == 0) {
-      s.counts[i] = count;
-      s.taus[i] = tau;
+      s.counts[r] = count;
+      s.taus[r] = tau;
     }
   }
 
@@ -282,8 +285,8 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
 /// (key, column) as the sorted path ranks them, the first k written.
 struct GemmKnnExactKernel : GemmKnnRowWarps {
   struct Params {
-    GemmKnnState s;
-    std::int64_t m;
+    GemmKnnState s;             // its block of query rows: s.row0 ..
+    std::int64_t block_rows;
     DotBound::Rank rank;
     ExactRows rows;
     RankSpec spec;
@@ -297,11 +300,11 @@ struct GemmKnnExactKernel : GemmKnnRowWarps {
     extern __shared__ std::uint64_t staging[];  // capacity entries per warp (launch_rows)
     GemmKnnState const& s = p.s;
     int const warp = tid / 32, lane = tid % 32;
-    std::int64_t const i = block * kWarps + warp;
-    if (i >= p.m) return;
-    int const count = s.counts[i];
-    float const tau = s.taus[i];
-    std::uint64_t const* const list = s.lists + i * s.capacity;
+    std::int64_t const r = block * kWarps + warp, i = s.row0 + r;
+    if (r >= p.block_rows) return;
+    int const count = s.counts[r];
+    float const tau = s.taus[r];
+    std::uint64_t const* const list = s.lists + r * s.capacity;
     std::uint64_t* const buf = staging + warp * s.capacity;
     for (int t = lane; t < s.capacity; t += 32) {
       std::uint64_t e = Traits::empty();
