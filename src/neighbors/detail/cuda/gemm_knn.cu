@@ -76,6 +76,14 @@ Bf16Rows bf16_rows(ConstMatrixView rows, int depth, std::vector<Array>& keep, cu
 
 }  // namespace
 
+GemmKnnChunks gemm_knn_chunks(std::int64_t m) {
+  std::int64_t const row_blocks = (m + kMaxBlockRows - 1) / kMaxBlockRows;
+  std::int64_t const block_rows = (m + row_blocks - 1) / row_blocks;
+  std::int64_t const chunk =
+      std::clamp<std::int64_t>(kChunkBytes / (block_rows * std::int64_t(sizeof(float))) / 256 * 256, 256, 16384);
+  return {block_rows, chunk};
+}
+
 bool gemm_knn_applies(SelectProblem const& p, std::int64_t k, std::int64_t max_on_chip_k) {
   auto const& pw = p.pairwise;
   std::int64_t const candidates = p.n() - (p.rank.exclude_self ? 1 : 0);
@@ -108,10 +116,8 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
   s.k = static_cast<int>(k);
   s.capacity = 256;
   while (s.capacity < 4 * k) s.capacity *= 2;
-  std::int64_t const row_blocks = (m + kMaxBlockRows - 1) / kMaxBlockRows;
-  std::int64_t const block_rows = (m + row_blocks - 1) / row_blocks;
-  std::int64_t const chunk =
-      std::clamp<std::int64_t>(kChunkBytes / (block_rows * std::int64_t(sizeof(float))) / 256 * 256, 256, 16384);
+  GemmKnnChunks const split = gemm_knn_chunks(m);
+  std::int64_t const block_rows = split.block_rows, chunk = split.chunk;
   // The lists of one block of query rows (reused block after block: memory does not grow with m).
   keep.push_back(device_bytes(static_cast<std::size_t>(block_rows) * s.capacity * sizeof(std::uint64_t), stream));
   s.lists = static_cast<std::uint64_t*>(keep.back().data());

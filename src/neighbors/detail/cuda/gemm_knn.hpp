@@ -20,6 +20,13 @@ namespace cudist::neighbors::detail::cuda {
 /// tensor-core search takes, cuBLAS loadable, and CUDIST_SIMT_SELECTION unset.
 bool gemm_knn_applies(SelectProblem const& p, std::int64_t k, std::int64_t max_on_chip_k);
 
+/// How the path splits the product of m query rows: rows per block (the lists of one block at a
+/// time), columns of y per chunk (one GEMM and one filter each).
+struct GemmKnnChunks {
+  std::int64_t block_rows, chunk;
+};
+GemmKnnChunks gemm_knn_chunks(std::int64_t m);
+
 /// Runs it into (m, k) device views. False, with the views unspecified, when a row's kept pairs
 /// outgrew its list (exact ties or rows the bound does not cover in great number): the caller
 /// then takes the sorted path, which every input suits.
