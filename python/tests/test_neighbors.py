@@ -35,6 +35,24 @@ def assert_same_neighbours(distances, indices, full, dtype):
         assert_array_equal(indices, np.argsort(full, axis=1, kind="stable")[:, :k])
 
 
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("metric", ["inner_product", "cosine"])
+@pytest.mark.parametrize("shape, k", [((40, 2000, 300), 10), ((25, 3000, 48), 100)])
+def test_knn_of_embeddings_beyond_the_on_chip_limits(metric, shape, k, device, rng):
+    """Rows deeper than 256 and k above 64 (on the GPU: the cuBLAS path with exact keys) give the
+    float64 answer's neighbours."""
+    mA, mB, n = shape
+    XA = rng.standard_normal((mA, n)).astype(np.float32)
+    XB = rng.standard_normal((mB, n)).astype(np.float32)
+    distances, indices = cudist.knn(XA, XB, k, metric, device=device)
+    if metric == "inner_product":  # a similarity, largest first: ranked as its negation
+        full = -(XA.astype(np.float64) @ XB.astype(np.float64).T)
+        distances = -distances
+    else:
+        full = distance.cdist(XA.astype(np.float64), XB.astype(np.float64), "cosine")
+    assert_same_neighbours(distances, indices, full, np.float32)
+
+
 def test_knn_inner_product_ranks_largest_first(rng):
     XA, XB = rng.standard_normal((20, 6)), rng.standard_normal((30, 6))
     distances, indices = cudist.knn(XA, XB, 4, "inner_product")

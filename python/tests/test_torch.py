@@ -163,6 +163,27 @@ def test_cuda_half_precision_is_computed_in_float32(dtype):
 
 
 @cuda_test
+@pytest.mark.parametrize("metric", ["inner_product", "cosine"])
+def test_cuda_bfloat16_embedding_search_gives_the_exact_neighbours(metric):
+    """bfloat16 embeddings, k = 100 (the cuBLAS path): the neighbours of the float64 answer on the
+    same bfloat16 values, distances from the float32 sums."""
+    g = torch.Generator(device="cuda").manual_seed(7)
+    XA = torch.randn(30, 384, device="cuda", generator=g).to(torch.bfloat16)
+    XB = torch.randn(5000, 384, device="cuda", generator=g).to(torch.bfloat16)
+    distances, indices = cudist.knn(XA, XB, 100, metric)
+    assert distances.is_cuda and distances.dtype == torch.float32 and indices.dtype == torch.int64
+    A, B = XA.double(), XB.double()
+    if metric == "inner_product":
+        exact = A @ B.T
+    else:
+        exact = 1 - (A @ B.T) / (A.norm(dim=1)[:, None] * B.norm(dim=1)[None, :])
+    ranked = torch.sort(exact, dim=1, descending=metric == "inner_product", stable=True).values[:, :100]
+    torch.testing.assert_close(distances.double(), ranked, rtol=1e-4, atol=1e-4)  # float32 sums of 384
+    torch.testing.assert_close(torch.gather(exact, 1, indices), distances.double(), rtol=1e-4, atol=1e-4)
+    assert all(len(set(row.tolist())) == 100 for row in indices)
+
+
+@cuda_test
 def test_cuda_bool_tensors():
     XA, XB = torch.rand(70, 48, device="cuda") < 0.5, torch.rand(50, 48, device="cuda") < 0.5
     got = cudist.cdist(XA, XB, "yule")
