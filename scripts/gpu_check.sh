@@ -6,6 +6,7 @@
 #   scripts/gpu_check.sh [build] [test] [demo] [sanitize] [bench] [python] [archs]
 #                        (default: all but archs, the sm_80 + sm_120 compile check)
 #   BENCH_SUITES="dense knn" scripts/gpu_check.sh bench                 (a subset of the suites)
+#   BENCH_SUITES=knn BENCH_CASES="K2c K4" scripts/gpu_check.sh bench    (a subset of their cases)
 #   scripts/gpu_check.sh build sanitize   (all four tools over every binary, 4 shards each, one run
 #                                          per core: 414 s with the build on the H100, one call)
 #   SANITIZE_TOOLS=memcheck SANITIZE_SHARDS=1 SANITIZE_JOBS=8 ...     (a subset, other widths)
@@ -104,11 +105,13 @@ if want bench; then
   rm -f /tmp/bench.json /tmp/torch.json /tmp/cpu.json
   suites=""
   for s in ${BENCH_SUITES:-}; do suites+=" --suite $s"; done
+  for c in ${BENCH_CASES:-}; do suites+=" --case $c"; done
   # At most 8 files come back from the device: the raw JSON stays in /tmp, the logs go to
   # summary.log, and report.py writes the merged table and JSON (bench/results/ format) to $OUT.
   $BUILD/tools/cudist/cudist bench $suites --json /tmp/bench.json 2>&1 | tee -a "$OUT/summary.log"
   note "cudist bench exit ${PIPESTATUS[0]}"
-  python3 bench/peers/torch_peers.py --json /tmp/torch.json ${BENCH_SUITES:+--suites $BENCH_SUITES} 2>&1 \
+  python3 bench/peers/torch_peers.py --json /tmp/torch.json ${BENCH_SUITES:+--suites $BENCH_SUITES} \
+      ${BENCH_CASES:+--cases $BENCH_CASES} 2>&1 \
       | tee -a "$OUT/summary.log"
   note "torch peers exit ${PIPESTATUS[0]}"
   if [ -z "${BENCH_SUITES:-}" ] || [[ " $BENCH_SUITES " == *" semiring "* ]]; then

@@ -2,6 +2,7 @@
 // peer, the ceilings measured in the same run, and the suite registry behind `cudist bench`.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -40,6 +41,12 @@ struct Options {
   int warmup = 3;
   bool quick = false;      ///< smaller sizes, for a smoke test
   Ceilings ceilings;       ///< measured before the suites run
+  std::vector<std::string> cases;  ///< ids to run (`--case`); empty: every case
+
+  /// Whether the case `id` runs: a suite checks before it builds a case's inputs.
+  bool wants(std::string const& id) const {
+    return cases.empty() || std::find(cases.begin(), cases.end(), id) != cases.end();
+  }
 };
 
 struct Suite {

@@ -45,6 +45,7 @@ double cpu_fma_rate() {
 }
 
 std::vector<CaseResult> run_cpu_suite(Options const& opt) {
+  if (!opt.wants("C1")) return {};
   std::int64_t const m = opt.quick ? 1000 : 4000, n = opt.quick ? 5000 : 20000, d = 128;
   HostInput const x = random_input(m, d, DType::kFloat32, 1);
   HostInput const y = random_input(n, d, DType::kFloat32, 2);

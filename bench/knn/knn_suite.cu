@@ -343,9 +343,17 @@ CaseResult k3_sift_self_join(Options const& opt) {
 }
 
 std::vector<CaseResult> run_knn_suite(Options const& opt) {
-  // K4 last: the slowest case (seconds a call on the sorted path).
-  return {k1_ratio_test(opt, false), k1_ratio_test(opt, true), k2_knn(opt, Metric::kEuclidean),
-          k2_knn(opt, Metric::kCosine), k3_sift_self_join(opt), k4_inner_product_bf16(opt)};
+  std::vector<CaseResult> results;
+  auto add = [&](char const* id, auto run) {
+    if (opt.wants(id)) results.push_back(run());
+  };
+  add("K1", [&] { return k1_ratio_test(opt, false); });
+  add("K1s", [&] { return k1_ratio_test(opt, true); });
+  add("K2", [&] { return k2_knn(opt, Metric::kEuclidean); });
+  add("K2c", [&] { return k2_knn(opt, Metric::kCosine); });
+  add("K3", [&] { return k3_sift_self_join(opt); });
+  add("K4", [&] { return k4_inner_product_bf16(opt); });  // last: the largest inputs
+  return results;
 }
 
 }  // namespace

@@ -9,6 +9,11 @@ import sys
 import torch
 
 L2_FLUSH = None
+CASES = None  # the case ids asked for (--cases); None: every case
+
+
+def wants(case_id):
+    return CASES is None or case_id in CASES
 
 
 def median_us(fn, repeats=20, warmup=3):
@@ -47,32 +52,54 @@ def dense_cases():
     out = []
     for cid, m, n, d, p in [("D1", 2048, 1024, 16, 2.0), ("D2", 2048, 1024, 1, 2.0), ("D5", 10000, 10000, 3, 2.0),
                             ("D6", 10000, 10000, 128, 1.0), ("D7", 10000, 10000, 128, float("inf"))]:
+        if not wants(cid):
+            continue
         x, y = rand(m, d, 1), rand(n, d, 2)
         us = median_us(lambda: torch.cdist(x, y, p=p), repeats=5 if p != 2.0 else 20)
         out.append({"id": cid, "peer": "torch.cdist", "peer_us": us,
                     "note": f"max err {max_error(torch.cdist(x, y, p=p), x, y, p):.2e}"})
-    x, y = rand(4000, 128, 1), rand(20000, 128, 2)
-    us = median_us(lambda: torch.cdist(x, y) ** 2)
-    out.append({"id": "D3", "peer": "torch.cdist**2", "peer_us": us,
-                "note": f"matmul path; max err {max_error(torch.cdist(x, y), x, y, 2.0):.2e}"})
+    if wants("D3"):
+        x, y = rand(4000, 128, 1), rand(20000, 128, 2)
+        us = median_us(lambda: torch.cdist(x, y) ** 2)
+        out.append({"id": "D3", "peer": "torch.cdist**2", "peer_us": us,
+                    "note": f"matmul path; max err {max_error(torch.cdist(x, y), x, y, 2.0):.2e}"})
+    if wants("D3u"):
+        out.append(d3u_case())
+    if wants("D4") or wants("D4c"):
+        out.extend(d4_cases())
+    if wants("D8"):
+        out.append(d8_case())
+    return out
+
+
+def d3u_case():
     g = torch.Generator(device="cuda").manual_seed(3)
     xu = torch.randint(0, 256, (4000, 128), dtype=torch.uint8, device="cuda", generator=g)
     yu = torch.randint(0, 256, (20000, 128), dtype=torch.uint8, device="cuda", generator=g)
     d3u = lambda: torch.cdist(xu.float(), yu.float(), compute_mode="use_mm_for_euclid_dist") ** 2  # noqa: E731
     exact = torch.cdist(xu[[0, 1999, 3999]].double(), yu.double()) ** 2
     err = (d3u()[[0, 1999, 3999]].double() - exact).abs().max().item()
-    out.append({"id": "D3u", "peer": "torch.cdist**2", "peer_us": median_us(d3u),
-                "note": f"float32 copies of the uint8 rows, matmul path; max err {err:.2e} (exact: 0)"})
+    return {"id": "D3u", "peer": "torch.cdist**2", "peer_us": median_us(d3u),
+            "note": f"float32 copies of the uint8 rows, matmul path; max err {err:.2e} (exact: 0)"}
+
+
+def d4_cases():
+    out = []
     x = rand(30336, 2, 1)
-    us = median_us(lambda: torch.cdist(x, x))
-    self_err = torch.cdist(x, x).diagonal().abs().max().item()
-    out.append({"id": "D4", "peer": "torch.cdist", "peer_us": us, "note": f"diagonal up to {self_err:.2e}, not 0"})
-    us = median_us(lambda: torch.pdist(x), repeats=3, warmup=1)
-    out.append({"id": "D4c", "peer": "torch.pdist", "peer_us": us, "note": ""})
+    if wants("D4"):
+        us = median_us(lambda: torch.cdist(x, x))
+        self_err = torch.cdist(x, x).diagonal().abs().max().item()
+        out.append({"id": "D4", "peer": "torch.cdist", "peer_us": us, "note": f"diagonal up to {self_err:.2e}, not 0"})
+    if wants("D4c"):
+        us = median_us(lambda: torch.pdist(x), repeats=3, warmup=1)
+        out.append({"id": "D4c", "peer": "torch.pdist", "peer_us": us, "note": ""})
+    return out
+
+
+def d8_case():
     x, y = rand(10000, 512, 1), rand(10000, 512, 2)
     us = median_us(lambda: 1 - torch.nn.functional.normalize(x) @ torch.nn.functional.normalize(y).T)
-    out.append({"id": "D8", "peer": "normalize+matmul", "peer_us": us, "note": "TF32 off: fp32 matmul"})
-    return out
+    return {"id": "D8", "peer": "normalize+matmul", "peer_us": us, "note": "TF32 off: fp32 matmul"}
 
 
 def gemm_knn(x, y, k, chunk):
@@ -156,38 +183,51 @@ def k4_case():
 
 def knn_cases():
     out = []
-    x, y = rand(4000, 128, 1), rand(20000, 128, 2)
-    out.append({"id": "K1", "peer": "cdist+topk", "peer_us": median_us(lambda: torch.cdist(x, y).topk(2, largest=False)),
-                "note": "then ratio test on 2 columns"})
-    out.append(gemm_knn_case("K1", x, y, 2, 4000, 20))
-    x, y = rand(10000, 128, 1), rand(100000, 128, 2)
-    out.append({"id": "K2", "peer": "cdist+topk", "peer_us": median_us(lambda: torch.cdist(x, y).topk(10, largest=False),
-                                                                      repeats=5), "note": ""})
-    out.append(gemm_knn_case("K2", x, y, 10, 2500, 5))
-    out.append({"id": "K2c", "peer": "normalize+matmul+topk",
-                "peer_us": median_us(lambda: cosine_knn(x, y, 10), repeats=5),
-                "note": "K2's rows; fp32 matmul (TF32 off), topk of the similarities, 1 - sim"})
-    wrong = wrong_rows(gemm_cosine_knn(x, y, 10, 2500), x, y, 10, largest=True, exact_scores=exact_cosine)
-    out.append({"id": "K2c-gemm", "peer": "fp16 GEMM+topk",
-                "peer_us": median_us(lambda: gemm_cosine_knn(x, y, 10, 2500), repeats=5),
-                "note": f"FAISS-style (normalized rows in fp16 on the tensor cores, 2500-row chunks); "
-                        f"{wrong} of 256 sampled rows get other neighbours than the exact ones"})
+    if wants("K1"):
+        x, y = rand(4000, 128, 1), rand(20000, 128, 2)
+        out.append({"id": "K1", "peer": "cdist+topk",
+                    "peer_us": median_us(lambda: torch.cdist(x, y).topk(2, largest=False)),
+                    "note": "then ratio test on 2 columns"})
+        out.append(gemm_knn_case("K1", x, y, 2, 4000, 20))
+    if wants("K2") or wants("K2c"):
+        x, y = rand(10000, 128, 1), rand(100000, 128, 2)
+        if wants("K2"):
+            out.append({"id": "K2", "peer": "cdist+topk",
+                        "peer_us": median_us(lambda: torch.cdist(x, y).topk(10, largest=False), repeats=5),
+                        "note": ""})
+            out.append(gemm_knn_case("K2", x, y, 10, 2500, 5))
+        if wants("K2c"):
+            out.append({"id": "K2c", "peer": "normalize+matmul+topk",
+                        "peer_us": median_us(lambda: cosine_knn(x, y, 10), repeats=5),
+                        "note": "K2's rows; fp32 matmul (TF32 off), topk of the similarities, 1 - sim"})
+            wrong = wrong_rows(gemm_cosine_knn(x, y, 10, 2500), x, y, 10, largest=True, exact_scores=exact_cosine)
+            out.append({"id": "K2c-gemm", "peer": "fp16 GEMM+topk",
+                        "peer_us": median_us(lambda: gemm_cosine_knn(x, y, 10, 2500), repeats=5),
+                        "note": f"FAISS-style (normalized rows in fp16 on the tensor cores, 2500-row chunks); "
+                                f"{wrong} of 256 sampled rows get other neighbours than the exact ones"})
+        del x, y
+    if wants("K3"):
+        out.extend(k3_cases())
+    torch.cuda.empty_cache()
+    if wants("K4"):
+        out.append(k4_case())  # last, as in the suite: the largest
+    return out
+
+
+def k3_cases():
     try:
         import numpy as np
         corpus = torch.from_numpy(np.load("data/descriptors/opencv_images_sift_u8.npy")).cuda().float()
-
-        def chunked():
-            for s in range(0, corpus.shape[0], 16384):
-                torch.cdist(corpus[s:s + 16384], corpus).topk(10, largest=False)
-
-        out.append({"id": "K3", "peer": "chunked cdist+topk", "peer_us": median_us(chunked, repeats=3, warmup=1),
-                    "note": "fp32 copies of the uint8 corpus, 16384-row chunks"})
     except FileNotFoundError as e:
         print(f"K3 skipped: {e}", file=sys.stderr)
-    del x, y
-    torch.cuda.empty_cache()
-    out.append(k4_case())  # last, as in the suite: the largest
-    return out
+        return []
+
+    def chunked():
+        for s in range(0, corpus.shape[0], 16384):
+            torch.cdist(corpus[s:s + 16384], corpus).topk(10, largest=False)
+
+    return [{"id": "K3", "peer": "chunked cdist+topk", "peer_us": median_us(chunked, repeats=3, warmup=1),
+             "note": "fp32 copies of the uint8 corpus, 16384-row chunks"}]
 
 
 SUITES = {"dense": dense_cases, "knn": knn_cases}
@@ -197,7 +237,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json", required=True)
     ap.add_argument("--suites", nargs="*", default=list(SUITES))
+    ap.add_argument("--cases", nargs="*", default=None, help="case ids to run (as cudist bench --case)")
     args = ap.parse_args()
+    global CASES
+    CASES = set(args.cases) if args.cases else None
     torch.backends.cuda.matmul.allow_tf32 = False
     cases = []
     for name in args.suites:

@@ -273,6 +273,7 @@ std::vector<SparseCase> cases(bool quick) {
 std::vector<CaseResult> run_suite(Options const& options) {
   std::vector<CaseResult> results;
   for (SparseCase const& c : cases(options.quick)) {
+    if (!options.wants(c.id)) continue;
     bool const fp64 = c.id == "S1-fp64";
     results.push_back(fp64 ? run_case<double, std::int32_t>(c, options)
                            : run_case<float, std::int32_t>(c, options));

@@ -1,5 +1,5 @@
 """The benchmark pictures: bench/plot.py and report.py --plot on a committed run, and
-`cudist bench --plot` end to end on the CPU suite."""
+`cudist bench --plot` end to end on the CPU suite; `cudist bench --case` runs only the cases named."""
 
 import json
 import os
@@ -63,3 +63,15 @@ def test_cli_bench_plot_on_the_cpu_suite(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "cases drawn to" in done.stdout and is_png(out)
     assert not (tmp_path / "bench.png.json").exists()  # the scratch JSON is removed
+
+
+def test_cli_bench_runs_only_the_cases_asked_for(tmp_path):
+    cli = os.environ.get("CUDIST_CLI", "cudist")
+    out = tmp_path / "bench.json"
+    done = subprocess.run([cli, "bench", "--suite", "cpu", "--quick", "--repeats", "1", "--case", "C1",
+                           "--json", str(out)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert [c["id"] for c in json.loads(out.read_text())["cases"]] == ["C1"]
+    done = subprocess.run([cli, "bench", "--suite", "cpu", "--quick", "--repeats", "1", "--case", "X9"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode != 0 and "no case of the suites run matches the --case ids given" in done.stderr

@@ -20,6 +20,7 @@ namespace {
 
 struct BenchArgs {
   std::vector<std::string> suites;
+  std::vector<std::string> cases;
   std::string json;
   std::string plot;
   bool quick = false;
@@ -58,6 +59,7 @@ void run_bench(BenchArgs const& a) {
   bench::Options opt;
   opt.quick = a.quick;
   opt.repeats = a.repeats;
+  opt.cases = a.cases;
   opt.ceilings = bench::measure_ceilings();
   nlohmann::json doc;
   auto const& c = opt.ceilings;
@@ -87,6 +89,9 @@ void run_bench(BenchArgs const& a) {
     }
   }
   if (ran == 0) throw InvalidArgument("bench: no suite matches the --suite names given");
+  if (cases.empty() && !a.cases.empty()) {
+    throw InvalidArgument("bench: no case of the suites run matches the --case ids given");
+  }
   doc["cases"] = cases;
   // The picture is drawn by bench/plot.py (matplotlib) from the JSON: --json's file, or a
   // scratch file beside the picture.
@@ -110,6 +115,7 @@ void add_bench_command(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* cmd = app.add_subcommand("bench", "run the benchmark suites against their floors and peers");
   cmd->add_option("--suite", args->suites, "suite names (dense, knn, semiring, sparse, cpu); default all");
+  cmd->add_option("--case", args->cases, "case ids to run (D1, K4, S3, ...; repeatable); default every case");
   cmd->add_option("--json", args->json, "write the results as JSON");
   cmd->add_option("--plot", args->plot, "draw the results as a roofline-style picture (.png, .svg; bench/plot.py)");
   cmd->add_option("--repeats", args->repeats, "timed runs per case (median reported)")->default_val(20);
