@@ -133,13 +133,19 @@ RankSpec run_chunks(char const* who, Resources const& res, ConstMatrixView x, Co
 
 }  // namespace
 
-std::int64_t database_chunk_rows(Resources const& res, ConstMatrixView y) {
+std::int64_t database_chunk_rows(Resources const& res, ConstMatrixView y, Metric metric) {
   bool const gpu = res.device.is_cuda();
   if (y.rows == 0 || cudist::detail::resolve_memory(y.data, y.memory) != Memory::kHost) return 0;
   if (!gpu && res.memory_budget == 0) return 0;
-  // Two chunks resident (one searched while the next is copied), and for float32 the search's
-  // float16 copy of the chunk it runs on (bounded_search.hpp).
-  double const copies = 2.0 * static_cast<double>(size_of(y.dtype)) + (y.dtype == DType::kFloat32 && gpu ? 2.0 : 0.0);
+  // Bytes per value of a chunk: two chunks resident (one searched while the next is copied); the
+  // planner's float32 copy where it converts (16-bit floats) or prepares (cosine, correlation:
+  // the other preparing metrics are not search metrics); and on a GPU, the 16-bit copy of the
+  // tensor-core search or the GEMM path (bounded_search.hpp, gemm_knn.hpp) for floating rows.
+  bool const half = y.dtype == DType::kFloat16 || y.dtype == DType::kBFloat16;
+  bool const prepared = half || metric == Metric::kCosine || metric == Metric::kCorrelation;
+  bool const floating = y.dtype != DType::kFloat64 && is_floating(y.dtype);
+  double const copies =
+      2.0 * static_cast<double>(size_of(y.dtype)) + (prepared ? 4.0 : 0.0) + (gpu && floating ? 2.0 : 0.0);
   double const row_bytes = copies * static_cast<double>(y.cols);
   double const room = res.memory_budget != 0
                           ? static_cast<double>(res.memory_budget)

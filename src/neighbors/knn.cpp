@@ -55,7 +55,8 @@ void run_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatr
   // A database in host memory beyond the memory budget is streamed in chunks (one problem only:
   // a self-join or a batch is computed whole).
   bool const one_problem = !self && batch.x_offsets.size() == 2;
-  if (std::int64_t const chunk_rows = one_problem ? neighbors::detail::database_chunk_rows(res, y) : 0) {
+  std::int64_t const chunk_rows = one_problem ? neighbors::detail::database_chunk_rows(res, y, metric) : 0;
+  if (chunk_rows != 0) {
     neighbors::detail::knn_in_database_chunks(who, res, x, y, k, metric, options, distances, indices,
                                               chunk_rows);
     return;

@@ -55,7 +55,7 @@ ShardBest shard_best(char const* who, Resources const& shard, ConstMatrixView x,
   ShardBest best;
   if (part.size() == 0 || x.rows == 0) return best;
   ConstMatrixView const part_y = row_slice(y, part);
-  if (std::int64_t const chunk_rows = database_chunk_rows(shard, part_y)) {
+  if (std::int64_t const chunk_rows = database_chunk_rows(shard, part_y, metric)) {
     // A part in host memory beyond the shard's budget streams through it in chunks, as one
     // device's knn does; its keys merge with the other shards' below.
     best.values = Array::allocate(x.rows, k, distance_output_dtype(x.dtype), Device::cpu());

@@ -13,9 +13,10 @@
 namespace cudist::neighbors::detail {
 
 /// Rows of y per chunk, or 0 when y is used whole: on a GPU, y in host memory whose rows, staged
-/// and prepared (two copies), exceed res.memory_budget (without one: the GPU's free memory); on
-/// the CPU, only under an explicit budget smaller than that (what the CPU tests exercise).
-std::int64_t database_chunk_rows(Resources const& res, ConstMatrixView y);
+/// and prepared for `metric` (the copies the search makes), exceed res.memory_budget (without
+/// one: the GPU's free memory); on the CPU, only under an explicit budget smaller than that (what
+/// the CPU tests exercise).
+std::int64_t database_chunk_rows(Resources const& res, ConstMatrixView y, Metric metric);
 
 /// What the chunked knn reports: the distances as the in-memory call does, or the keys the
 /// selection ranks on (euclidean not yet rooted), for a caller that merges them further (the

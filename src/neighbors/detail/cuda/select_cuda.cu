@@ -227,9 +227,13 @@ void knn_into(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
               void* column_best, cudaStream_t stream) {
   if (p.m() == 0) return;
   // Inner product / cosine beyond the tensor-core search's k or depth: cuBLAS and exact keys;
-  // where a row's kept pairs outgrow its list (ties in great number), the paths below.
-  if (column_best == nullptr && gemm_knn_applies(p, k, max_on_chip_k(p)) && gemm_knn(p, k, distances, indices, stream)) {
-    return;
+  // where a row's kept pairs outgrow its list (ties in great number), or its copies do not fit
+  // the GPU, the paths below.
+  if (column_best == nullptr && gemm_knn_applies(p, k, max_on_chip_k(p))) {
+    try {
+      if (gemm_knn(p, k, distances, indices, stream)) return;
+    } catch (OutOfMemory const&) {  // no room for its copies and lists: the sorted path needs less
+    }
   }
   if (!fused_knn_for(p, k)) return sorted_knn(p, k, distances, indices, stream);
   std::vector<Array> keep;
