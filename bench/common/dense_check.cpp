@@ -6,9 +6,9 @@
 namespace cudist::bench {
 namespace {
 
-bool close(double got, double want) {
+bool close(double got, double want, double tolerance) {
   if (std::isnan(want)) return std::isnan(got);
-  return std::fabs(got - want) <= 1e-4 * std::fabs(want) + 1e-4;
+  return std::fabs(got - want) <= tolerance * std::fabs(want) + tolerance;
 }
 
 std::vector<std::int64_t> sample_rows(std::int64_t m) { return {0, m / 2, m - 1}; }
@@ -42,25 +42,26 @@ HostInput random_input(std::int64_t rows, std::int64_t cols, DType dtype, std::u
   return h;
 }
 
-bool check_rows(Array const& out, HostInput const& x, HostInput const& y, Metric metric) {
+bool check_rows(Array const& out, HostInput const& x, HostInput const& y, Metric metric, double tolerance) {
   std::int64_t const n = out.cols();
   for (std::int64_t i : sample_rows(out.rows())) {
     std::vector<float> const row = device_row(out, i * n, n);
     for (std::int64_t j = 0; j < n; ++j) {
-      if (!close(row[j], reference::distance(metric, x.values.row(i), y.values.row(j), x.values.cols, {})))
+      if (!close(row[j], reference::distance(metric, x.values.row(i), y.values.row(j), x.values.cols, {}), tolerance))
         return false;
     }
   }
   return true;
 }
 
-bool check_condensed_rows(Array const& out, HostInput const& x, Metric metric) {
+bool check_condensed_rows(Array const& out, HostInput const& x, Metric metric, double tolerance) {
   std::int64_t const n = x.values.rows;
   for (std::int64_t i : sample_rows(n - 1)) {
     std::int64_t const start = n * i - i * (i + 1) / 2;
     std::vector<float> const row = device_row(out, start, n - i - 1);
     for (std::int64_t j = i + 1; j < n; ++j) {
-      if (!close(row[j - i - 1], reference::distance(metric, x.values.row(i), x.values.row(j), x.values.cols, {})))
+      if (!close(row[j - i - 1], reference::distance(metric, x.values.row(i), x.values.row(j), x.values.cols, {}),
+                 tolerance))
         return false;
     }
   }

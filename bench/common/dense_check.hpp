@@ -19,10 +19,11 @@ struct HostInput {
 /// Uniform [-1, 1) floats, or random bytes for uint8.
 HostInput random_input(std::int64_t rows, std::int64_t cols, DType dtype, std::uint64_t seed);
 
-/// Rows 0, middle and last of a device (m, n) float32 output against the reference.
-bool check_rows(Array const& out, HostInput const& x, HostInput const& y, Metric metric);
+/// Rows 0, middle and last of a device (m, n) float32 output against the reference, within
+/// `tolerance` relative and absolute (1e-4: float32's rounding; larger for precision tf32).
+bool check_rows(Array const& out, HostInput const& x, HostInput const& y, Metric metric, double tolerance = 1e-4);
 
 /// The same for a condensed pdist output.
-bool check_condensed_rows(Array const& out, HostInput const& x, Metric metric);
+bool check_condensed_rows(Array const& out, HostInput const& x, Metric metric, double tolerance = 1e-4);
 
 }  // namespace cudist::bench

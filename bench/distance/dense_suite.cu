@@ -16,7 +16,7 @@ namespace cudist::bench {
 namespace {
 
 // Instructions per (i, j, k) and their pipe; kInt8Mma: one multiply-add at cuBLAS's int8 GEMM rate.
-enum class Bound { kFma2, kFma1, kAddMin, kPopc, kInt8Mma };
+enum class Bound { kFma2, kFma1, kAddMin, kPopc, kInt8Mma, kTf32Mma };
 
 struct DenseCase {
   char const* id;
@@ -27,6 +27,7 @@ struct DenseCase {
   Bound bound;
   char const* note;
   DType dtype = DType::kFloat32;  // uint8 for hamming_bits (packed bits) and D3u
+  Precision precision = Precision::kExact;
 };
 
 double issue_floor_s(DenseCase const& c, Ceilings const& ceil) {
@@ -37,6 +38,7 @@ double issue_floor_s(DenseCase const& c, Ceilings const& ceil) {
     case Bound::kAddMin: return pairs * c.d / ceil.fmnmx_add_per_s;
     case Bound::kPopc: return pairs * (c.d / 4) / ceil.popc_per_s;
     case Bound::kInt8Mma: return pairs * c.d / ceil.mma_int8_per_s;
+    case Bound::kTf32Mma: return pairs * c.d / ceil.mma_tf32_per_s;
   }
   return 0;
 }
@@ -51,12 +53,14 @@ CaseResult run_case(DenseCase const& c, Options const& opt) {
   std::int64_t const out_cols = c.condensed ? c.m * (c.m - 1) / 2 : c.n;
   Array out = Array::allocate(c.condensed ? 1 : c.m, out_cols, DType::kFloat32, Device::cuda());
 
+  MetricParams params;
+  params.precision = c.precision;
   auto run = [&](cudaStream_t s) {
     Resources const res(Device::cuda(), s);
     if (c.condensed) {
-      pdist(res, xd, out.view(), c.metric);
+      pdist(res, xd, out.view(), c.metric, params);
     } else {
-      cdist(res, xd, yd, out.view(), c.metric);
+      cdist(res, xd, yd, out.view(), c.metric, params);
     }
   };
   CaseResult r;
@@ -64,7 +68,8 @@ CaseResult run_case(DenseCase const& c, Options const& opt) {
   r.description = std::string(c.condensed ? "pdist " : "cdist ") + std::string(metric_name(c.metric)) +
                   " " + std::to_string(c.m) + "x" + std::to_string(c.condensed ? c.m : c.n) +
                   " d=" + std::to_string(bits ? c.d * 8 : c.d) +
-                  (bits ? " bits" : dtype == DType::kUInt8 ? " uint8" : " fp32");
+                  (bits ? " bits" : dtype == DType::kUInt8 ? " uint8" : " fp32") +
+                  (c.precision == Precision::kTf32 ? " tf32" : "");
   r.time_us = median_time_us(run, opt.warmup, opt.repeats);
   double const bytes = double(out.bytes()) + double(xd.bytes()) + (c.self ? 0.0 : double(yd.bytes()));
   double const bw_s = bytes / opt.ceilings.write_bytes_per_s;
@@ -74,8 +79,11 @@ CaseResult run_case(DenseCase const& c, Options const& opt) {
                   : c.bound == Bound::kAddMin      ? "FMNMX issue"
                   : c.bound == Bound::kPopc        ? "POPC issue"
                   : c.bound == Bound::kInt8Mma     ? "int8 GEMM rate"
+                  : c.bound == Bound::kTf32Mma     ? "tf32 GEMM rate"
                                                    : "FP32 issue";
-  r.correct = c.condensed ? check_condensed_rows(out, x, c.metric) : check_rows(out, x, y, c.metric);
+  // precision tf32: a sanity check (tests/distance/tf32_test.cpp tests the bound entry by entry).
+  double const tolerance = c.precision == Precision::kTf32 ? 1e-2 : 1e-4;
+  r.correct = c.condensed ? check_condensed_rows(out, x, c.metric, tolerance) : check_rows(out, x, y, c.metric, tolerance);
   r.note = c.note;
   return r;
 }
@@ -94,6 +102,10 @@ std::vector<CaseResult> run_dense_suite(Options const& opt) {
       {"D6", 10000 / s, 10000 / s, 128, Metric::kCityblock, false, false, Bound::kFma2, ""},
       {"D7", 10000 / s, 10000 / s, 128, Metric::kChebyshev, false, false, Bound::kAddMin, ""},
       {"D8", 10000 / s, 10000 / s, 512, Metric::kCosine, false, false, Bound::kFma1, "exact fp32"},
+      {"D3t", 4000 / s, 20000 / s, 128, Metric::kSqEuclidean, false, false, Bound::kTf32Mma,
+       "precision tf32 (opt-in; docs/accuracy.md's bound)", DType::kFloat32, Precision::kTf32},
+      {"D8t", 10000 / s, 10000 / s, 512, Metric::kCosine, false, false, Bound::kTf32Mma,
+       "precision tf32 (opt-in; docs/accuracy.md's bound)", DType::kFloat32, Precision::kTf32},
       {"D9", 100000 / (s * s), 100000 / (s * s), 32, Metric::kHammingBits, false, false, Bound::kPopc,
        "256-bit ORB-like rows", DType::kUInt8},
   };

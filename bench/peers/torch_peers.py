@@ -69,6 +69,27 @@ def dense_cases():
         out.extend(d4_cases())
     if wants("D8"):
         out.append(d8_case())
+    if wants("D3t") or wants("D8t"):
+        out.extend(tf32_cases())
+    return out
+
+
+def tf32_cases():
+    """D3t, D8t: torch's matmul paths with TF32 allowed, against cudist's precision='tf32'."""
+    out = []
+    torch.backends.cuda.matmul.allow_tf32 = True
+    try:
+        if wants("D3t"):
+            x, y = rand(4000, 128, 1), rand(20000, 128, 2)
+            us = median_us(lambda: torch.cdist(x, y) ** 2)
+            out.append({"id": "D3t", "peer": "torch.cdist**2 tf32", "peer_us": us,
+                        "note": f"matmul path, TF32 on; max err {max_error(torch.cdist(x, y), x, y, 2.0):.2e}"})
+        if wants("D8t"):
+            x, y = rand(10000, 512, 1), rand(10000, 512, 2)
+            us = median_us(lambda: 1 - torch.nn.functional.normalize(x) @ torch.nn.functional.normalize(y).T)
+            out.append({"id": "D8t", "peer": "normalize+matmul tf32", "peer_us": us, "note": "TF32 on"})
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = False
     return out
 
 

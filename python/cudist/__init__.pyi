@@ -1,7 +1,7 @@
 # Type hints for the public API of cudist. Arrays of a DLPack framework (NumPy, torch, CuPy) come
 # back as the same type; array_likes (lists) come back as NumPy arrays.
 import os
-from typing import Any, Callable, Protocol, TypeVar, overload
+from typing import Any, Callable, Literal, Protocol, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -41,6 +41,7 @@ def cdist(
     dtype: Any | None = None,
     device: _Device | None = None,
     memory_budget: int | None = None,
+    precision: Literal["exact", "tf32"] = "exact",
     p: float = 2.0,
     w: _Parameter = None,
     V: _Parameter = None,
@@ -56,6 +57,7 @@ def cdist(
     dtype: Any | None = None,
     device: _Device | None = None,
     memory_budget: int | None = None,
+    precision: Literal["exact", "tf32"] = "exact",
     p: float = 2.0,
     w: _Parameter = None,
     V: _Parameter = None,
@@ -70,6 +72,7 @@ def pdist(
     dtype: Any | None = None,
     device: _Device | None = None,
     memory_budget: int | None = None,
+    precision: Literal["exact", "tf32"] = "exact",
     p: float = 2.0,
     w: _Parameter = None,
     V: _Parameter = None,
@@ -84,6 +87,7 @@ def pdist(
     dtype: Any | None = None,
     device: _Device | None = None,
     memory_budget: int | None = None,
+    precision: Literal["exact", "tf32"] = "exact",
     p: float = 2.0,
     w: _Parameter = None,
     V: _Parameter = None,

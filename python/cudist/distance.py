@@ -63,7 +63,7 @@ def _documented(function):
 
 @_documented
 def cdist(XA, XB, metric="euclidean", *, out=None, dtype=None, device=None, memory_budget=None,
-          **kwargs):
+          precision="exact", **kwargs):
     """Distance between each pair of rows of two collections, as scipy.spatial.distance.cdist.
 
     Computes ``Y[i, j] = metric(XA[i], XB[j])`` for every row i of XA and j of XB.
@@ -95,6 +95,14 @@ def cdist(XA, XB, metric="euclidean", *, out=None, dtype=None, device=None, memo
         Bytes of device memory the call may hold at once for its output (default: the GPU's free
         memory). An ``out`` in host memory (a NumPy array) larger than that is computed in
         windows of rows streamed into it, so the result may be larger than the GPU.
+    precision : 'exact' or 'tf32'
+        'exact' (default): the direct formula, right to float32 (or float64) rounding. 'tf32':
+        on a GPU, float32 sqeuclidean, euclidean, inner_product and cosine through a TF32 matrix
+        product on the tensor cores (cuBLAS, where it is installed), within ``E (|x|^2 + |y|^2)``
+        of the exact value (sqeuclidean; E ~ 2^-9 + d 2^-22, docs/accuracy.md), with the entries
+        that bound could put off by more than a 16th (identical and nearby rows) computed
+        exactly, so identical rows still give 0. Every other case (other metrics, float64, the
+        CPU) stays exact.
     p : float
         minkowski only: the order, p > 0 (default 2; inf gives chebyshev).
     w : (n,) array_like
@@ -122,13 +130,13 @@ def cdist(XA, XB, metric="euclidean", *, out=None, dtype=None, device=None, memo
     with placed(XA, device) as at:
         target, buffer = _outputs(at, (XA.shape[0], XB.shape[0]), result, written, out)
         _cudist.cdist(at.export(XA), at.export(XB), at.export(buffer), metric, at.device,
-                      at.stream, **params, memory_budget=budget_bytes(memory_budget))
+                      at.stream, **params, memory_budget=budget_bytes(memory_budget), precision=precision)
     return _finished(buffer, target, out)
 
 
 @_documented
 def pdist(X, metric="euclidean", *, out=None, dtype=None, device=None, memory_budget=None,
-          **kwargs):
+          precision="exact", **kwargs):
     """Pairwise distances between the rows of X, condensed, as scipy.spatial.distance.pdist.
 
     Computes ``metric(X[i], X[j])`` for every pair i < j, in scipy's condensed order: the pair
@@ -138,7 +146,7 @@ def pdist(X, metric="euclidean", *, out=None, dtype=None, device=None, memory_bu
     Parameters
     ----------
     X : (m, n) array: NumPy, torch.Tensor, cupy.ndarray or array_like
-    metric, dtype, device, memory_budget, p, w
+    metric, dtype, device, memory_budget, precision, p, w
         As for cdist.
     V, VI
         As for cdist; the defaults are scipy's: the variances (ddof=1) and the inverse covariance
@@ -163,7 +171,7 @@ def pdist(X, metric="euclidean", *, out=None, dtype=None, device=None, memory_bu
     with placed(X, device) as at:
         target, buffer = _outputs(at, (m * (m - 1) // 2,), result, written, out)
         _cudist.pdist(at.export(X), at.export(buffer), metric, at.device, at.stream, **params,
-                      memory_budget=budget_bytes(memory_budget))
+                      memory_budget=budget_bytes(memory_budget), precision=precision)
     return _finished(buffer, target, out)
 
 

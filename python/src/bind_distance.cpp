@@ -27,7 +27,7 @@ namespace {
 void cdist_into(InputArray const& xa, InputArray const& xb, OutputArray const& out,
                 std::string const& metric, std::string const& device, std::uintptr_t stream,
                 double p, std::optional<ParamArray> const& w, std::optional<ParamArray> const& V,
-                std::optional<ParamArray> const& VI, std::uint64_t memory_budget) {
+                std::optional<ParamArray> const& VI, std::uint64_t memory_budget, std::string const& precision) {
   ConstMatrixView const x = matrix_view(xa, "cdist: XA");
   ConstMatrixView const y = matrix_view(xb, "cdist: XB");
   MatrixView const o = matrix_view(out, "cdist: out");
@@ -38,7 +38,8 @@ void cdist_into(InputArray const& xa, InputArray const& xb, OutputArray const& o
   expect_reachable(xb, res.device, "cdist: XB");
   expect_reachable(out, res.device, "cdist: out");
   Metric const m = metric_from_name(metric);
-  MetricParams const params = metric_params(p, w, V, VI);
+  MetricParams params = metric_params(p, w, V, VI);
+  params.precision = precision_from_name(precision);
   InputPair const in = device_copies_if_misaligned(x, y, res);
   InterruptibleRelease released;
   cdist(res, in.x, in.y, o, m, params);
@@ -47,7 +48,7 @@ void cdist_into(InputArray const& xa, InputArray const& xb, OutputArray const& o
 void pdist_into(InputArray const& xa, OutputArray const& out, std::string const& metric,
                 std::string const& device, std::uintptr_t stream, double p,
                 std::optional<ParamArray> const& w, std::optional<ParamArray> const& V,
-                std::optional<ParamArray> const& VI, std::uint64_t memory_budget) {
+                std::optional<ParamArray> const& VI, std::uint64_t memory_budget, std::string const& precision) {
   ConstMatrixView const x = matrix_view(xa, "pdist: X");
   MatrixView const o = row_vector_view(out, "pdist: out");
   expect_distance_dtypes("pdist", x, x, "X", "X");
@@ -56,7 +57,8 @@ void pdist_into(InputArray const& xa, OutputArray const& out, std::string const&
   expect_reachable(xa, res.device, "pdist: X");
   expect_reachable(out, res.device, "pdist: out");
   Metric const m = metric_from_name(metric);
-  MetricParams const params = metric_params(p, w, V, VI);
+  MetricParams params = metric_params(p, w, V, VI);
+  params.precision = precision_from_name(precision);
   std::optional<Array> x_copy;
   ConstMatrixView const xs = device_copy_if_misaligned(x, res, x_copy);
   InterruptibleRelease released;
@@ -80,12 +82,12 @@ void bind_distance(nb::module_& m) {
       },
       "Every metric cdist and pdist compute, by scipy's name.");
   m.def("cdist", &cdist_into, "XA"_a, "XB"_a, "out"_a, "metric"_a, "device"_a, "stream"_a, "p"_a,
-        "w"_a.none(), "V"_a.none(), "VI"_a.none(), "memory_budget"_a = 0,
+        "w"_a.none(), "V"_a.none(), "VI"_a.none(), "memory_budget"_a = 0, "precision"_a = "exact",
         "out[i, j] = metric(XA[i], XB[j]) on `device`, enqueued on `stream` (a cudaStream_t); an "
         "out in host memory beyond memory_budget bytes (0: the GPU's free memory) is streamed to "
-        "in windows of rows.");
+        "in windows of rows; precision 'exact' or 'tf32'.");
   m.def("pdist", &pdist_into, "X"_a, "out"_a, "metric"_a, "device"_a, "stream"_a, "p"_a,
-        "w"_a.none(), "V"_a.none(), "VI"_a.none(), "memory_budget"_a = 0,
+        "w"_a.none(), "V"_a.none(), "VI"_a.none(), "memory_budget"_a = 0, "precision"_a = "exact",
         "Condensed distances of the rows of X into the 1-D out, in scipy's order.");
 }
 

@@ -79,6 +79,16 @@ Metric metric_from_name(std::string_view name) {
   CUDIST_THROW(InvalidArgument, "metric: unknown metric '" << name << "'; valid metrics: " << valid);
 }
 
+std::string_view precision_name(Precision precision) {
+  return precision == Precision::kTf32 ? "tf32" : "exact";
+}
+
+Precision precision_from_name(std::string_view name) {
+  if (name == "exact") return Precision::kExact;
+  if (name == "tf32") return Precision::kTf32;
+  CUDIST_THROW(InvalidArgument, "precision: unknown precision '" << name << "'; valid values: exact, tf32");
+}
+
 std::vector<Metric> all_metrics() {
   std::vector<Metric> out;
   for (auto const& [n, m] : kNames) out.push_back(m);

@@ -334,6 +334,7 @@ PlannedPairwise plan_pairwise(Resources const& res, char const* who, ConstMatrix
   pr.out = out;
   pr.layout = layout;
   pr.zero_diagonal = same && layout == OutputLayout::kFull && metric != Metric::kInnerProduct;
+  pr.tf32 = params.precision == Precision::kTf32;
 
   DType const compute = x.dtype == DType::kFloat64 ? DType::kFloat64 : DType::kFloat32;
   bool const integer_path = x.dtype == DType::kUInt8 && !plan.prep.needed &&

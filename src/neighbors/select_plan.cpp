@@ -82,6 +82,7 @@ PlannedSelect plan_select(char const* who, Resources const& res, ConstMatrixView
   sp.rank.exclude_self = exclude_self;
   sp.rank.zero_diagonal = pp.problem.zero_diagonal && !exclude_self;
   sp.pairwise.zero_diagonal = false;
+  sp.pairwise.tf32 = false;  // answers are exact: the searches bound their tensor-core candidates
   sp.distance_dtype = distance_output_dtype(x.dtype);
   sp.x_offsets = batch.x_offsets;
   sp.y_offsets = batch.y_offsets;

@@ -57,6 +57,22 @@ def test_minkowski_p_and_weights_reach_the_metric(tmp_path, rng):
     assert_allclose(np.load(out), distance.cdist(x, y, "minkowski", p=3, w=[1, 2, 0.5, 3]), rtol=1e-12)
 
 
+def test_tf32_precision_reaches_cdist_and_pdist(tmp_path, rng):
+    x, y = rng.standard_normal((37, 96)).astype(np.float32), rng.standard_normal((23, 96)).astype(np.float32)
+    y[4] = x[3]
+    out = tmp_path / "d.npy"
+    run("cdist", save(tmp_path, "x.npy", x), save(tmp_path, "y.npy", y), "-o", out, "--metric", "sqeuclidean",
+        "--precision", "tf32", "-q")
+    exact = distance.cdist(x.astype(np.float64), y.astype(np.float64), "sqeuclidean")
+    norms = (x.astype(np.float64) ** 2).sum(1)[:, None] + (y.astype(np.float64) ** 2).sum(1)[None, :]
+    assert np.all(np.abs(np.load(out) - exact) <= 2.0**-8 * norms)  # docs/accuracy.md's bound, rounded up
+    assert np.load(out)[3, 4] == 0  # identical rows: computed exactly
+    run("pdist", save(tmp_path, "x.npy", x), "-o", out, "--precision", "tf32", "-q")
+    assert np.load(out).shape == (37 * 36 // 2,)
+    done = run("cdist", tmp_path / "x.npy", tmp_path / "y.npy", "-o", out, "--precision", "fp8", expect_ok=False)
+    assert "--precision" in done.stderr
+
+
 def test_pdist_is_condensed_like_scipy(tmp_path, rng):
     x = rng.integers(0, 5, (31, 7)).astype(np.float32)
     out = tmp_path / "d.npy"

@@ -17,7 +17,14 @@ namespace {
 struct DistanceArgs {
   std::string x, y, output, device;
   MetricOptions metric;
+  std::string precision = "exact";
   bool quiet = false;
+
+  MetricParams params() const {
+    MetricParams p = metric.params();
+    p.precision = precision_from_name(precision);
+    return p;
+  }
 };
 
 /// Resources for a distance command. On the CPU a job expected to run for more than a couple of
@@ -58,7 +65,7 @@ void run_cdist(DistanceArgs const& a) {
   auto const start = std::chrono::steady_clock::now();
   {
     TerminalProgress const bar;
-    cdist(res, x, y, out.view(), metric, a.metric.params());
+    cdist(res, x, y, out.view(), metric, a.params());
   }
   double const secs = seconds_since(start);
   out.commit();
@@ -77,7 +84,7 @@ void run_pdist(DistanceArgs const& a) {
   auto const start = std::chrono::steady_clock::now();
   {
     TerminalProgress const bar;
-    pdist(res, x, out.view(), metric, a.metric.params());
+    pdist(res, x, out.view(), metric, a.params());
   }
   double const secs = seconds_since(start);
   out.commit();
@@ -87,6 +94,14 @@ void run_pdist(DistanceArgs const& a) {
 
 }  // namespace
 
+/// --precision: exact (default) or tf32, the dot-product metrics on the tensor cores (pairwise.hpp).
+void add_precision_option(CLI::App& cmd, std::string& precision) {
+  cmd.add_option("--precision", precision,
+                 "exact (default), or tf32: sqeuclidean / euclidean / inner_product / cosine in float32 on a GPU's "
+                 "tensor cores within a stated bound (docs/accuracy.md)")
+      ->check(CLI::IsMember({"exact", "tf32"}));
+}
+
 void add_distance_commands(CLI::App& app) {
   auto args = std::make_shared<DistanceArgs>();
   CLI::App* cd = app.add_subcommand("cdist", "distance matrix between the rows of X and of Y (as scipy cdist)");
@@ -94,6 +109,7 @@ void add_distance_commands(CLI::App& app) {
   cd->add_option("Y", args->y, "rows to measure to")->required()->check(CLI::ExistingFile);
   cd->add_option("-o,--output", args->output, "output .npy (m x n)")->required();
   add_metric_options(*cd, args->metric);
+  add_precision_option(*cd, args->precision);
   add_device_option(*cd, args->device);
   cd->add_flag("-q,--quiet", args->quiet, "print nothing on success");
   cd->callback([args] { run_cdist(*args); });
@@ -103,6 +119,7 @@ void add_distance_commands(CLI::App& app) {
   pd->add_option("X", pargs->x, "points (.npy, .fvecs, .bvecs)")->required()->check(CLI::ExistingFile);
   pd->add_option("-o,--output", pargs->output, "output .npy, 1-D of n(n-1)/2 entries")->required();
   add_metric_options(*pd, pargs->metric);
+  add_precision_option(*pd, pargs->precision);
   add_device_option(*pd, pargs->device);
   pd->add_flag("-q,--quiet", pargs->quiet, "print nothing on success");
   pd->callback([pargs] { run_pdist(*pargs); });

@@ -48,12 +48,30 @@ Metric metric_from_name(std::string_view name);
 /// All metrics, in declaration order.
 std::vector<Metric> all_metrics();
 
-/// Optional parameters, as scipy names them. Empty vectors mean "not given".
+/// How cdist / pdist compute the dot-product metrics in float32 on a GPU (docs/accuracy.md,
+/// "Opting out of exactness"). Everything else (other metrics, float64, the CPU backend, knn and
+/// matching, whose answers are exact on the tensor cores anyway) is always exact.
+enum class Precision : std::uint8_t {
+  kExact,  ///< the direct formula in float32: the default
+  /// sqeuclidean, euclidean, inner_product, cosine through a TF32 GEMM on the tensor cores (cuBLAS,
+  /// where it is installed) and the norms: within a stated bound of the exact value; the entries
+  /// whose bound could exceed a 16th of their value (identical and near rows) computed exactly.
+  kTf32,
+};
+
+/// "exact", "tf32".
+std::string_view precision_name(Precision precision);
+
+/// Inverse of precision_name; throws InvalidArgument naming the valid values.
+Precision precision_from_name(std::string_view name);
+
+/// Optional parameters, as scipy names them, and the precision. Empty vectors mean "not given".
 struct MetricParams {
   double p = 2.0;          ///< minkowski exponent, p > 0
   std::vector<double> w;   ///< per-column weights (length d), w >= 0
   std::vector<double> V;   ///< seuclidean variances (length d); default: var(vstack(x, y), ddof=1)
   std::vector<double> VI;  ///< mahalanobis inverse covariance (d x d, row-major); default: inv(cov)
+  Precision precision = Precision::kExact;  ///< cdist / pdist only
 };
 
 /// dtype of the output for inputs of `input`: float64 for float64 inputs, float32 otherwise.

@@ -61,19 +61,35 @@ cublasHandle_t handle(Cublas const& c) {
 
 bool cublas_available() { return Cublas::load() != nullptr; }
 
-bool gemm_bf16_abt(std::int64_t m, std::int64_t n, std::int64_t k, void const* a, std::int64_t lda, void const* b,
-                   std::int64_t ldb, float* c, std::int64_t ldc, cudaStream_t stream) {
+namespace {
+
+/// c (m x n, row-major) = a (m x k, row-major) b (n x k, row-major)^T in `type`, computed as
+/// `compute`: in cuBLAS's column-major view, c^T (n x m) = b (stored k-major: op T) a^T (op N).
+bool gemm_abt(std::int64_t m, std::int64_t n, std::int64_t k, void const* a, std::int64_t lda, void const* b,
+              std::int64_t ldb, float* c, std::int64_t ldc, cudaDataType type, cublasComputeType_t compute,
+              cudaStream_t stream) {
   Cublas const* const lib = Cublas::load();
   if (lib == nullptr) return false;
   cublasHandle_t const h = handle(*lib);
   check(lib->set_stream(h, stream), "stream binding");
   float const one = 1.0f, zero = 0.0f;
-  // Column-major view: c^T (n x m) = b (n x k, stored k-major: op T) times a^T (k x m: op N).
   check(lib->gemm_ex(h, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), &one,
-                     b, CUDA_R_16BF, static_cast<int>(ldb), a, CUDA_R_16BF, static_cast<int>(lda), &zero, c, CUDA_R_32F,
-                     static_cast<int>(ldc), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-        "bfloat16 GEMM");
+                     b, type, static_cast<int>(ldb), a, type, static_cast<int>(lda), &zero, c, CUDA_R_32F,
+                     static_cast<int>(ldc), compute, CUBLAS_GEMM_DEFAULT),
+        "GEMM");
   return true;
+}
+
+}  // namespace
+
+bool gemm_bf16_abt(std::int64_t m, std::int64_t n, std::int64_t k, void const* a, std::int64_t lda, void const* b,
+                   std::int64_t ldb, float* c, std::int64_t ldc, cudaStream_t stream) {
+  return gemm_abt(m, n, k, a, lda, b, ldb, c, ldc, CUDA_R_16BF, CUBLAS_COMPUTE_32F, stream);
+}
+
+bool gemm_tf32_abt(std::int64_t m, std::int64_t n, std::int64_t k, float const* a, std::int64_t lda, float const* b,
+                   std::int64_t ldb, float* c, std::int64_t ldc, cudaStream_t stream) {
+  return gemm_abt(m, n, k, a, lda, b, ldb, c, ldc, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, stream);
 }
 
 }  // namespace cudist::detail::cuda

@@ -18,4 +18,9 @@ bool cublas_available();
 bool gemm_bf16_abt(std::int64_t m, std::int64_t n, std::int64_t k, void const* a, std::int64_t lda, void const* b,
                    std::int64_t ldb, float* c, std::int64_t ldc, cudaStream_t stream);
 
+/// The same product of float32 rows on the tensor cores in TF32 (the factors rounded to 10-bit
+/// significands, float32 accumulation: CUBLAS_COMPUTE_32F_FAST_TF32).
+bool gemm_tf32_abt(std::int64_t m, std::int64_t n, std::int64_t k, float const* a, std::int64_t lda, float const* b,
+                   std::int64_t ldb, float* c, std::int64_t ldc, cudaStream_t stream);
+
 }  // namespace cudist::detail::cuda

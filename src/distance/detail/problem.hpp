@@ -48,6 +48,7 @@ struct PairwiseProblem {
   OpSpec op;
   OutputLayout layout = OutputLayout::kFull;
   bool zero_diagonal = false;  // x is y: finite diagonal entries are written as exact 0
+  bool tf32 = false;           // Precision::kTf32 asked for (the CUDA backend decides where it applies)
   /// The rows of the result computed: rows row_begin .. row_end - 1 of x (row_end < 0: all of
   /// them). out holds only those rows: full, row r at out row r - row_begin; condensed, the
   /// entries from the first one of row row_begin on. Out-of-core calls run one window at a time.

@@ -1,0 +1,15 @@
+// Precision::kTf32 of cdist / pdist on the GPU (tf32_pairwise.cu).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "distance/detail/problem.hpp"
+
+namespace cudist::detail::cuda {
+
+/// Computes pr with a TF32 GEMM and an exact recomputation of the entries its bound may not hold,
+/// and returns true; false (nothing done) where it does not apply: tf32 not asked for, not float32,
+/// not sqeuclidean / euclidean (and what reduces to them) / inner product / cosine, or no cuBLAS.
+bool tf32_pairwise(PairwiseProblem const& pr, cudaStream_t stream);
+
+}  // namespace cudist::detail::cuda
