@@ -1,12 +1,14 @@
 // The GEMM path of inner-product and cosine knn (src/neighbors/detail/cuda/gemm_knn.hpp: cuBLAS,
 // a bounded filter, exact keys) returns what the SIMT path returns, bit for bit: k beyond the
-// on-chip limit, rows deeper than the tensor-core search takes, float32 / bfloat16 / float16
-// inputs, data full of exact ties (whose lists overflow: the sorted path then answers), rows
-// offset from the origin (cosines near 1), NaN and zero rows, self-joins with and without the
-// points themselves. CUDIST_SIMT_SELECTION=1 selects the SIMT path for the comparison; a test
-// checks that the default path is the GEMM one, so that no comparison is of a path with itself.
+// on-chip limit, rows deeper than the tensor-core search takes, float32 / bfloat16 inputs, data
+// full of exact ties (whose lists may overflow: the sorted path then answers), rows offset from
+// the origin (cosines near 1), values spread over 2^-80 .. 1 (products that underflow), NaN and
+// zero rows, self-joins with and without the points themselves. CUDIST_SIMT_SELECTION=1 selects
+// the SIMT path for the comparison; a test checks that the default path is the GEMM one, so that
+// no comparison is of a path with itself.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
@@ -44,6 +46,19 @@ test::TestMatrix offset(test::TestMatrix t, double by) {
   return t;
 }
 
+/// Values spread over 2^-80 .. 1 within each row: products below float32's normal range where
+/// two small ones meet (the bound's flushed products), norms well inside it.
+test::TestMatrix wide_range(test::TestMatrix t, std::uint64_t seed) {
+  std::uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (std::int64_t i = 0; i < t.array.size(); ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    float& v = static_cast<float*>(t.array.data())[i];
+    v = std::ldexp(v, -static_cast<int>((state >> 33) % 81));
+    t.values.v[static_cast<std::size_t>(i)] = v;
+  }
+  return t;
+}
+
 TEST(KnnGemm, TakesTheGemmPathBeyondTheTensorCoreSearch) {
   CUDIST_REQUIRE_BACKEND();
   Resources const res = test::backend_resources();
@@ -69,11 +84,12 @@ TEST(KnnGemm, SameAnswersAsTheSimtPath) {
   Resources const res = test::backend_resources();
   for (Case c : kCases) {
     if (test::reduced_run() && c.m * c.n > 10'000'000) continue;  // under compute-sanitizer
-    for (int family = 0; family < 4; ++family) {
+    for (int family = 0; family < 5; ++family) {
       DType const dtype = family == 1 ? DType::kBFloat16 : DType::kFloat32;
       auto make = [&](std::int64_t rows, std::uint64_t seed) {
         if (family == 2) return test::random_integers(rows, c.d, dtype, -2, 2, seed);  // ties everywhere
         test::TestMatrix t = test::random_reals(rows, c.d, dtype, -1, 1, seed);
+        if (family == 4) return wide_range(std::move(t), seed);
         return family == 3 ? offset(std::move(t), 1e4) : t;
       };
       test::TestMatrix x = make(c.m, 10 + c.m + c.d), y = make(c.n, 20 + c.n + c.d);

@@ -4,13 +4,15 @@
 // rows, non-finite values) are computed exactly, by the SIMT path's own sum.
 //
 // The bound (docs/accuracy.md): TF32 keeps 10 bits of each factor (truncated at worst: 2^-10
-// each), products accumulate in float32 in any order (4 ulps an addition at worst), so the GEMM's
-// G is within e sum |x_k y_k| of x.y, e = 2^-9 + 2^-20 + (d + 2) 2^-22. Hence
-//   sqeuclidean  |D~ - D| <= e (|x|^2 + |y|^2) + 2^-21 (|x|^2 + |y|^2)  (the norms, the formula),
-//   cosine       |c~ - c| <= e + 2^-21,
-//   inner product |G - x.y| <= e |x| |y|,
-// and entries of sqeuclidean / euclidean with D~ <= 16 E (|x|^2 + |y|^2), or cosine distances
-// <= 16 E, are the exact path's.
+// each), products accumulate in float32 in any order (4 ulps an addition at worst), and products
+// below float32's normal range may flush to zero (a = d 2^-126 absolute at most), so the GEMM's G
+// is within e sum |x_k y_k| + a of x.y, e = 2^-9 + 2^-20 + (d + 2) 2^-22. Hence, E = e + 2^-21
+// (the norms, the formula's roundings),
+//   sqeuclidean  |D~ - D| <= E (|x|^2 + |y|^2) + 2 a,
+//   cosine       |c~ - c| <= E + a / (|x| |y|),
+//   inner product |G - x.y| <= e |x| |y| + a,
+// and entries of sqeuclidean / euclidean with D~ <= 16 (E (|x|^2 + |y|^2) + 2 a), or cosine
+// distances <= 16 (E + a / (|x| |y|)), are the exact path's.
 #include "distance/detail/cuda/tf32_pairwise.hpp"
 
 #include <cuda_runtime.h>
@@ -53,6 +55,9 @@ __global__ void row_squares_kernel(float const* rows, std::int64_t ld, std::int6
 
 enum class Tf32Kind : std::uint8_t { kSquares, kInnerProduct, kCosine };
 
+/// The absolute part a of the GEMM's error (file comment), rounded up: d 2^-126.
+float flushed_products(std::int64_t d) { return static_cast<float>(std::ldexp(static_cast<double>(d), -126) * 1.01); }
+
 struct EpilogueParams {
   Tf32Kind kind;
   float const* g;          // (rows, n) the GEMM's products, row stride ldg
@@ -61,6 +66,7 @@ struct EpilogueParams {
   float const* x_squares;  // kSquares: (rows) of the window, (n) of y
   float const* y_squares;
   float keep;              // 16 E: the share of the norms (squares) or the distance (cosine)
+  float flushed;           // 16 a (squares: 32 a), the absolute part
   ops::SqDiffSumOp<float, float> squares;  // the exact path's ops, for the entries recomputed
   ops::DotOp<float, float> dot;
   ops::SourceRows<float> source;
@@ -95,14 +101,15 @@ __device__ float entry(EpilogueParams const& p, std::int64_t r, std::int64_t j) 
   if (p.kind == Tf32Kind::kSquares) {
     float const norms = p.x_squares[r] + p.y_squares[j];
     float const d2 = fmaxf(__fmaf_rn(-2.0f, g, norms), 0.0f);
-    exact = !(d2 > p.keep * norms);  // also NaN and inf norms
+    exact = !(d2 > __fmaf_rn(p.keep, norms, p.flushed));  // also NaN and inf norms
     value = p.squares.take_sqrt ? sqrtf(d2) : d2;
   } else if (p.kind == Tf32Kind::kInnerProduct) {
     exact = !isfinite(g);
     value = g;
   } else {
     value = p.dot.finish(g, i, j);  // 1 - clamp(g / (|x| |y|)): the exact path's finish
-    exact = !(value > p.keep) || !isfinite(value);
+    float const relative_flush = p.flushed / (p.dot.x_norms[i] * p.dot.y_norms[j]);  // inf where they underflow
+    exact = !(value > p.keep + relative_flush) || !isfinite(value);
   }
   if (exact) value = exact_entry(p, i, j);
   if (p.zero_diagonal && i == j && isfinite(value)) value = 0.0f;
@@ -163,6 +170,7 @@ bool tf32_pairwise(PairwiseProblem const& pr, cudaStream_t stream) {
   p.rows = rows;
   p.n = n;
   p.keep = static_cast<float>(kKeepFactor * tf32_error(d));
+  p.flushed = static_cast<float>(kKeepFactor * (squares ? 2 : 1)) * flushed_products(d);
   p.source = {x, y, pr.x.stride, pr.y.stride, d};
   p.zero_diagonal = pr.zero_diagonal;
   p.condensed = condensed;

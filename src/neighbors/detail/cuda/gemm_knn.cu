@@ -108,7 +108,7 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
   s.y = y.terms;
   s.n = n;
   ExpansionBound const b = ExpansionBound::for_depth(d);
-  s.e = static_cast<double>(d + 2) * 0x1p-22 * (1 + 0x1p-8) + b.gamma + 0x1p-17;
+  s.e = static_cast<double>(d + 2) * 0x1p-22 * (1 + 0x1p-8) + static_cast<double>(d) * 0x1p-44 + b.gamma + 0x1p-17;
   s.cosine = static_cast<cudist::detail::ops::DotOp<float, float>::Finish>(pw.op.finish) ==
              cudist::detail::ops::DotOp<float, float>::Finish::kCosineDistance;
   s.exclude_self = p.rank.exclude_self;

@@ -7,13 +7,16 @@
 // value of the bfloat16 copies, is within E |x| |y| of the SIMT path's float32 sum f, where
 // E = the copies' rounding (0 for a side whose rows bfloat16 holds exactly, else 2^-9 each, and
 // their product) + (d + 2) 2^-22 for float32 additions in any order (4 ulps each: truncating
-// hardware) + gamma + 2^-17 for this file's float32 roundings. In key units (ascending: inner
+// hardware) + d 2^-44 for products below float32's normal range (2^-126 each at most, against
+// |x| |y| >= 2^-80: rows with a smaller nonzero norm have NaN terms) + gamma + 2^-17 for this
+// file's float32 roundings. In key units (ascending: inner
 // product -f, cosine 1 - f / (|x| |y|)), a pair's key lies in [lo, lo + 2 delta] with lo from v:
 // inner product delta = E |x| |y| <= E |x| max|y|, the row's width; cosine delta = E + 2^-17 (the
 // key's own roundings and the op's norms, which may differ from these by an ulp). After a row's
 // first k pairs, tau = (k-th smallest lo) + 2 width bounds its k-th key from above: a pair with
 // lo > tau cannot enter. Rows the bound does not cover (non-finite values, nonzero values below
-// 2^-100, norms near float32's range) have NaN terms: their pairs always pass.
+// 2^-100, nonzero norms below 2^-40, norms near float32's range) have NaN terms: their pairs
+// always pass.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -68,7 +71,7 @@ struct Bf16RowsKernel {
     }
 #pragma unroll
     for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(kFullWarp, sum, o);
-    odd = __any_sync(kFullWarp, odd) || sum > 0x1p100;
+    odd = __any_sync(kFullWarp, odd) || sum > 0x1p100 || (sum > 0 && sum < 0x1p-80);
     inexact = __any_sync(kFullWarp, inexact);
     if (lane != 0) return;
     double const norm = sqrt(sum * (1 + 0x1p-40));  // the double sum's rounding inside 2^-40
