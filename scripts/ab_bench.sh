@@ -8,6 +8,7 @@
 #   device:  BENCH_SUITES="knn" scripts/ab_bench.sh run
 #            builds the cudist tool of every .ab/*.tar and of this tree (sm_90, no tests), runs
 #            `cudist bench` with each, and prints one table: case, time per revision.
+#            BENCH_CASES="K4" runs only those cases (revisions from 3f1832c on know --case).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +29,7 @@ OUT=${OUT:-$PWD/ab-out}
 mkdir -p "$OUT"
 suites=()
 for s in ${BENCH_SUITES:-}; do suites+=(--suite "$s"); done
+for c in ${BENCH_CASES:-}; do suites+=(--case "$c"); done
 work=/tmp/ab_bench
 mkdir -p $work
 
