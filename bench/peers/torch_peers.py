@@ -59,16 +59,13 @@ def dense_cases():
         out.append({"id": cid, "peer": "torch.cdist", "peer_us": us,
                     "note": f"max err {max_error(torch.cdist(x, y, p=p), x, y, p):.2e}"})
     if wants("D3"):
-        x, y = rand(4000, 128, 1), rand(20000, 128, 2)
-        us = median_us(lambda: torch.cdist(x, y) ** 2)
-        out.append({"id": "D3", "peer": "torch.cdist**2", "peer_us": us,
-                    "note": f"matmul path; max err {max_error(torch.cdist(x, y), x, y, 2.0):.2e}"})
+        out.append(d3_case("D3", "torch.cdist**2", "matmul path"))
     if wants("D3u"):
         out.append(d3u_case())
     if wants("D4") or wants("D4c"):
         out.extend(d4_cases())
     if wants("D8"):
-        out.append(d8_case())
+        out.append(d8_case("D8", "normalize+matmul", "TF32 off: fp32 matmul"))
     if wants("D3t") or wants("D8t"):
         out.extend(tf32_cases())
     return out
@@ -80,14 +77,9 @@ def tf32_cases():
     torch.backends.cuda.matmul.allow_tf32 = True
     try:
         if wants("D3t"):
-            x, y = rand(4000, 128, 1), rand(20000, 128, 2)
-            us = median_us(lambda: torch.cdist(x, y) ** 2)
-            out.append({"id": "D3t", "peer": "torch.cdist**2 tf32", "peer_us": us,
-                        "note": f"matmul path, TF32 on; max err {max_error(torch.cdist(x, y), x, y, 2.0):.2e}"})
+            out.append(d3_case("D3t", "torch.cdist**2 tf32", "matmul path, TF32 on"))
         if wants("D8t"):
-            x, y = rand(10000, 512, 1), rand(10000, 512, 2)
-            us = median_us(lambda: 1 - torch.nn.functional.normalize(x) @ torch.nn.functional.normalize(y).T)
-            out.append({"id": "D8t", "peer": "normalize+matmul tf32", "peer_us": us, "note": "TF32 on"})
+            out.append(d8_case("D8t", "normalize+matmul tf32", "TF32 on"))
     finally:
         torch.backends.cuda.matmul.allow_tf32 = False
     return out
@@ -117,10 +109,19 @@ def d4_cases():
     return out
 
 
-def d8_case():
+def d3_case(case_id, peer, note):
+    """D3's shape (4000 x 20000 x 128) through torch.cdist's matmul path, squared."""
+    x, y = rand(4000, 128, 1), rand(20000, 128, 2)
+    us = median_us(lambda: torch.cdist(x, y) ** 2)
+    return {"id": case_id, "peer": peer, "peer_us": us,
+            "note": f"{note}; max err {max_error(torch.cdist(x, y), x, y, 2.0):.2e}"}
+
+
+def d8_case(case_id, peer, note):
+    """D8's shape (10000^2 x 512): cosine distances as 1 - normalized rows' matmul."""
     x, y = rand(10000, 512, 1), rand(10000, 512, 2)
     us = median_us(lambda: 1 - torch.nn.functional.normalize(x) @ torch.nn.functional.normalize(y).T)
-    return {"id": "D8", "peer": "normalize+matmul", "peer_us": us, "note": "TF32 off: fp32 matmul"}
+    return {"id": case_id, "peer": peer, "peer_us": us, "note": note}
 
 
 def gemm_knn(x, y, k, chunk):
