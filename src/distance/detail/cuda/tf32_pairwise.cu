@@ -145,7 +145,7 @@ bool tf32_pairwise(PairwiseProblem const& pr, cudaStream_t stream) {
   bool const squares = op.kind == OpKind::kSqDiffSum;
   bool const dot = op.kind == OpKind::kDot;
   bool const applies = pr.tf32 && pr.x.dtype == DType::kFloat32 && pr.out.dtype == DType::kFloat32 &&
-                       (squares || dot) && op.weights == nullptr && cublas_available();
+                       (squares || dot) && op.weights == nullptr && pr.x.cols >= 1 && cublas_available();
   if (!applies) return false;
   std::int64_t const row0 = pr.row_begin, rows = pr.window_end() - pr.row_begin, n = pr.y.rows, d = pr.x.cols;
   bool const condensed = pr.layout == OutputLayout::kCondensed;
