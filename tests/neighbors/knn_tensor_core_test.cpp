@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <vector>
@@ -91,6 +92,19 @@ void plant_specials(Array& x, Array& y) {
   }
 }
 
+/// knn_batched of x against y on three problems of uneven sizes (a lone query row, a database
+/// part of one row), padded, on both paths for each k: the same answers.
+void expect_batches_as_the_simt_path(Resources const& res, Array const& x, Array const& y, Metric metric,
+                                     std::initializer_list<std::int64_t> ks) {
+  Batch const batch{{0, 1, 200, 500}, {0, 300, 301, 1700}};
+  for (std::int64_t k : ks) {
+    KnnOptions padded;
+    padded.pad = true;
+    auto const [fast, simt] = on_both_paths([&] { return knn_batched(res, x, y, batch, k, metric, padded); });
+    EXPECT_TRUE(test::identical(fast, simt)) << "batch, metric " << static_cast<int>(metric) << ", k " << k;
+  }
+}
+
 std::vector<std::int64_t> ks_for(std::int64_t n) {
   std::vector<std::int64_t> ks;
   for (std::int64_t k : {1, 2, 3, 10, 32}) {
@@ -139,15 +153,8 @@ TEST(KnnTensorCores, SelfJoinsAndBatchesAsTheSimtPath) {
   }
   test::TestMatrix x = test::random_reals(500, 40, DType::kFloat32, -1, 1, 3);
   test::TestMatrix y = test::random_reals(1700, 40, DType::kFloat32, -1, 1, 4);
-  Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
-  Batch const batch{{0, 1, 200, 500}, {0, 300, 301, 1700}};
-  for (std::int64_t k : {1, 2, 3, 10}) {
-    KnnOptions padded;
-    padded.pad = true;
-    auto const [tensor, simt] =
-        on_both_paths([&] { return knn_batched(res, xb, yb, batch, k, Metric::kSqEuclidean, padded); });
-    EXPECT_TRUE(test::identical(tensor, simt)) << "batch, k " << k;
-  }
+  expect_batches_as_the_simt_path(res, test::to_backend(x.array), test::to_backend(y.array), Metric::kSqEuclidean,
+                                  {1, 2, 3, 10});
 }
 
 TEST(KnnTensorCores, MatchingRealDescriptorsAsTheSimtPath) {
@@ -258,14 +265,8 @@ TEST(KnnTensorCores, DotProductsSelfJoinsNearDuplicatesAndHalvesAsTheSimtPath) {
   test::TestMatrix bx = test::random_reals(500, 40, DType::kFloat32, -1, 1, 3);
   test::TestMatrix by = test::random_reals(1700, 40, DType::kFloat32, -1, 1, 4);
   Array const bxb = test::to_backend(bx.array), byb = test::to_backend(by.array);
-  Batch const batch{{0, 1, 200, 500}, {0, 300, 301, 1700}};
   for (Metric metric : {Metric::kInnerProduct, Metric::kCosine}) {
-    for (std::int64_t k : {1, 3, 10}) {
-      KnnOptions padded;
-      padded.pad = true;
-      auto const [tensor, simt] = on_both_paths([&] { return knn_batched(res, bxb, byb, batch, k, metric, padded); });
-      EXPECT_TRUE(test::identical(tensor, simt)) << "batch, metric " << static_cast<int>(metric) << ", k " << k;
-    }
+    expect_batches_as_the_simt_path(res, bxb, byb, metric, {1, 3, 10});
   }
 }
 
@@ -326,15 +327,8 @@ TEST(KnnTensorCores, BytesSelfJoinsBatchesAndSiftAsTheFusedPath) {
   }
   test::TestMatrix x = test::random_integers(500, 48, DType::kUInt8, 0, 255, 5);
   test::TestMatrix y = test::random_integers(1700, 48, DType::kUInt8, 0, 255, 6);
-  Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
-  Batch const batch{{0, 1, 200, 500}, {0, 300, 301, 1700}};
-  for (std::int64_t k : {1, 2, 3, 10}) {
-    KnnOptions padded;
-    padded.pad = true;
-    auto const [tensor, fused] =
-        on_both_paths([&] { return knn_batched(res, xb, yb, batch, k, Metric::kEuclidean, padded); });
-    EXPECT_TRUE(test::identical(tensor, fused)) << "batch, k " << k;
-  }
+  expect_batches_as_the_simt_path(res, test::to_backend(x.array), test::to_backend(y.array), Metric::kEuclidean,
+                                  {1, 2, 3, 10});
 
   Array const sift = test::to_backend(
       io::read_npy(std::string(CUDIST_TEST_DATA_DIR) + "/descriptors/opencv_images_sift_u8.npy"));

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/cuda/check.hpp"
+#include "core/detail/cuda_runtime.hpp"
 
 namespace cudist::detail::cuda {
 namespace {
@@ -46,8 +47,7 @@ void check(cublasStatus_t status, char const* what) {
 /// at once; they live until the process ends (cuBLAS frees them with the context).
 cublasHandle_t handle(Cublas const& c) {
   thread_local std::map<int, cublasHandle_t> handles;
-  int device = 0;
-  CUDIST_CUDA_TRY(cudaGetDevice(&device));
+  int const device = cuda_get_device();
   auto it = handles.find(device);
   if (it == handles.end()) {
     cublasHandle_t h = nullptr;

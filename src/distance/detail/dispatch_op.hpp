@@ -18,6 +18,26 @@ ops::SourceRows<C> source_rows(PairwiseProblem const& p) {
           p.x.cols};
 }
 
+/// The kDot op (inner product, cosine) of an OpSpec.
+template <class C, class Out>
+ops::DotOp<C, Out> dot_op(OpSpec const& spec) {
+  ops::DotOp<C, Out> op;
+  op.kind = static_cast<typename ops::DotOp<C, Out>::Finish>(spec.finish);
+  op.x_norms = static_cast<C const*>(spec.x_norms);
+  op.y_norms = static_cast<C const*>(spec.y_norms);
+  return op;
+}
+
+/// The kSqDiffSum op (sqeuclidean, euclidean) of problem p, with its rows for the entries it
+/// recomputes.
+template <class C, class Out>
+ops::SqDiffSumOp<C, Out> sq_diff_sum_op(PairwiseProblem const& p) {
+  ops::SqDiffSumOp<C, Out> op;
+  op.take_sqrt = p.op.take_sqrt;
+  op.rows = source_rows<C>(p);
+  return op;
+}
+
 /// Calls f(op) for the ops that work on floating-point compute types, configured for problem p
 /// (its OpSpec, and its rows for the ops that recompute entries from them).
 template <class C, class Out, class F>
@@ -31,20 +51,8 @@ void dispatch_floating_op(PairwiseProblem const& p, F&& f) {
       f(unweighted);
     }
   };
-  auto dot_op = [&] {
-    ops::DotOp<C, Out> op;
-    op.kind = static_cast<typename ops::DotOp<C, Out>::Finish>(spec.finish);
-    op.x_norms = static_cast<C const*>(spec.x_norms);
-    op.y_norms = static_cast<C const*>(spec.y_norms);
-    return op;
-  };
   switch (spec.kind) {
-    case OpKind::kSqDiffSum: {
-      ops::SqDiffSumOp<C, Out> op;
-      op.take_sqrt = spec.take_sqrt;
-      op.rows = source_rows<C>(p);
-      return f(op);
-    }
+    case OpKind::kSqDiffSum: return f(sq_diff_sum_op<C, Out>(p));
     case OpKind::kAbsDiffSum: return f(ops::AbsDiffSumOp<C, Out>{});
     case OpKind::kAbsDiffMax: return f(ops::AbsDiffMaxOp<C, Out>{});
     case OpKind::kPowDiffSum: {
@@ -54,10 +62,10 @@ void dispatch_floating_op(PairwiseProblem const& p, F&& f) {
       op.rows = source_rows<C>(p);
       return f(op);
     }
-    case OpKind::kDot: return f(dot_op());
+    case OpKind::kDot: return f(dot_op<C, Out>(spec));
     case OpKind::kCenteredDot: {
       if constexpr (std::is_same_v<C, double>) {
-        return f(dot_op());  // already accumulates in double
+        return f(dot_op<C, Out>(spec));  // already accumulates in double
       } else {
         ops::CenteredDotOp<C, Out> op;
         op.x_norms = static_cast<C const*>(spec.x_norms);

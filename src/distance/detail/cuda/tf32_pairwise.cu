@@ -23,7 +23,10 @@
 
 #include "core/cuda/check.hpp"
 #include "core/cuda/cublas_library.hpp"
+#include "core/detail/cuda_runtime.hpp"
 #include "cudist/core/array.hpp"
+#include "distance/detail/cuda/source_sums.cuh"
+#include "distance/detail/dispatch_op.hpp"
 #include "distance/detail/ops.hpp"
 
 namespace cudist::detail::cuda {
@@ -69,27 +72,17 @@ struct EpilogueParams {
   float flushed;           // 16 a (squares: 32 a), the absolute part
   ops::SqDiffSumOp<float, float> squares;  // the exact path's ops, for the entries recomputed
   ops::DotOp<float, float> dot;
-  ops::SourceRows<float> source;
+  SourceSums source;
   bool zero_diagonal;
   bool condensed;          // out: the condensed entries of the window, from its first row's first
   float* out;
   std::int64_t ld_out;
 };
 
-/// The exact path's value of (i, j): its float32 sum in its order (fused multiply-adds), finished.
+/// The exact path's value of (i, j): its float32 sum in its order, finished.
 __device__ float exact_entry(EpilogueParams const& p, std::int64_t i, std::int64_t j) {
-  float const* xr = p.source.x + i * p.source.ldx;
-  float const* yr = p.source.y + j * p.source.ldy;
-  float acc = 0.0f;
-  if (p.kind == Tf32Kind::kSquares) {
-    for (std::int64_t k = 0; k < p.source.d; ++k) {
-      float const diff = xr[k] - yr[k];
-      acc = __fmaf_rn(diff, diff, acc);
-    }
-    return p.squares.finish(acc, i, j);
-  }
-  for (std::int64_t k = 0; k < p.source.d; ++k) acc = __fmaf_rn(xr[k], yr[k], acc);
-  return p.dot.finish(acc, i, j);
+  if (p.kind == Tf32Kind::kSquares) return p.squares.finish(p.source.sum(i, j, SquaredDifferenceStep{}), i, j);
+  return p.dot.finish(p.source.sum(i, j, ProductStep{}), i, j);
 }
 
 /// The entry (i, j) from the GEMM's product, or exactly where the bound does not hold it.
@@ -133,9 +126,7 @@ __global__ void tf32_epilogue_kernel(EpilogueParams const p) {
 
 /// A scratch array on the current device, in stream order.
 Array scratch_array(std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
-  int device = 0;
-  CUDIST_CUDA_TRY(cudaGetDevice(&device));
-  return Array::allocate(rows, cols, DType::kFloat32, Device::cuda(device), stream);
+  return Array::allocate(rows, cols, DType::kFloat32, Device::cuda(cuda_get_device()), stream);
 }
 
 }  // namespace
@@ -171,7 +162,7 @@ bool tf32_pairwise(PairwiseProblem const& pr, cudaStream_t stream) {
   p.n = n;
   p.keep = static_cast<float>(kKeepFactor * tf32_error(d));
   p.flushed = static_cast<float>(kKeepFactor * (squares ? 2 : 1)) * flushed_products(d);
-  p.source = {x, y, pr.x.stride, pr.y.stride, d};
+  p.source = SourceSums::of(pr);
   p.zero_diagonal = pr.zero_diagonal;
   p.condensed = condensed;
   p.out = static_cast<float*>(pr.out.data);
@@ -179,8 +170,7 @@ bool tf32_pairwise(PairwiseProblem const& pr, cudaStream_t stream) {
   Array norms;
   if (squares) {
     p.kind = Tf32Kind::kSquares;
-    p.squares.take_sqrt = op.take_sqrt;
-    p.squares.rows = p.source;
+    p.squares = sq_diff_sum_op<float, float>(pr);
     norms = scratch_array(1, rows + n, stream);
     auto* sq = norms.data_as<float>();
     auto launch_squares = [&](float const* base, std::int64_t ld, std::int64_t count, float* out) {
@@ -194,11 +184,9 @@ bool tf32_pairwise(PairwiseProblem const& pr, cudaStream_t stream) {
     p.x_squares = sq;
     p.y_squares = sq + rows;
   } else {
-    using Finish = ops::DotOp<float, float>::Finish;
-    p.dot.kind = static_cast<Finish>(op.finish);
-    p.dot.x_norms = static_cast<float const*>(op.x_norms);
-    p.dot.y_norms = static_cast<float const*>(op.y_norms);
-    p.kind = p.dot.kind == Finish::kCosineDistance ? Tf32Kind::kCosine : Tf32Kind::kInnerProduct;
+    p.dot = dot_op<float, float>(op);
+    bool const cosine = p.dot.kind == ops::DotOp<float, float>::Finish::kCosineDistance;
+    p.kind = cosine ? Tf32Kind::kCosine : Tf32Kind::kInnerProduct;
   }
   if (rows > 0 && n > 0) {
     dim3 const grid(static_cast<unsigned>(std::min<std::int64_t>((n + 255) / 256, 64)),

@@ -68,7 +68,7 @@ struct BoundedSearchKernel {
   struct Params {
     RoundedRows x, y;  // the rounded copies and bound terms
     Rank rank;         // the SIMT path's key
-    ExactRows rows;    // the float32 source rows
+    SourceSums rows;   // the float32 source rows
     WorkGrid grid;
     bool zero_diagonal;  // self-join: finite (i, i) keys are exact 0
     bool exclude_self;

@@ -1,12 +1,11 @@
 // The launch of the tensor-core candidate search for one op (inst/bounded_l2.cu,
 // inst/bounded_dot.cu): its kernels for the two consumers, and their parameters from the form,
-// the problem, the op's SIMT key and its bound's constants.
+// the problem and its bound's constants.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include "core/cuda/interrupt_word.cuh"
-#include "distance/detail/cuda/pairwise_launch.cuh"
 #include "neighbors/detail/cuda/bounded_search.hpp"
 #include "neighbors/detail/cuda/bounded_search_kernel.cuh"
 #include "neighbors/detail/cuda/launch.cuh"
@@ -20,7 +19,7 @@ struct BoundedSearch {
   using Kernel = BoundedSearchKernel<Bound, SelectT>;
   using Kernels = NearestKernels<Kernel>;
 
-  static void run(BoundedForm const& form, FusedLaunch const& f, SelectArgs const& a, typename Bound::Rank const& rank,
+  static void run(BoundedForm const& form, FusedLaunch const& f, SelectArgs const& a,
                   typename Bound::Constants const& constants, cudaStream_t stream) {
     Kernels::with(a.k, [&](auto kernel) {
       using K = decltype(kernel);
@@ -30,13 +29,8 @@ struct BoundedSearch {
       typename K::Params p{};
       p.x = form.x;
       p.y = form.y;
-      p.rank = rank;
-      auto const& pw = sp.pairwise;
-      p.rows = {static_cast<float const*>(pw.x.data), static_cast<float const*>(pw.y.data), pw.x.stride, pw.y.stride,
-                pw.x.cols, false};
-      using cudist::detail::cuda::rows_allow_vectors;
-      p.rows.vec = p.rows.d % 4 == 0 && rows_allow_vectors(p.rows.x, p.rows.ldx, 16, sizeof(float)) &&
-                   rows_allow_vectors(p.rows.y, p.rows.ldy, 16, sizeof(float));
+      p.rank = Bound::rank_of(sp);
+      p.rows = SourceSums::of(sp.pairwise);
       p.grid = f.grid;
       p.zero_diagonal = sp.rank.zero_diagonal;
       p.exclude_self = sp.rank.exclude_self;

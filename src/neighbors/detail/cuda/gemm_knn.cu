@@ -10,7 +10,6 @@
 #include "core/cuda/device_features.hpp"
 #include "core/detail/interrupt_check.hpp"
 #include "core/detail/validate_view.hpp"
-#include "distance/detail/cuda/pairwise_launch.cuh"
 #include "neighbors/detail/cuda/bounded_search.hpp"
 #include "neighbors/detail/cuda/gemm_knn_kernels.cuh"
 #include "neighbors/detail/cuda/launch.cuh"
@@ -109,8 +108,8 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
   s.n = n;
   ExpansionBound const b = ExpansionBound::for_depth(d);
   s.e = static_cast<double>(d + 2) * 0x1p-22 * (1 + 0x1p-8) + static_cast<double>(d) * 0x1p-44 + b.gamma + 0x1p-17;
-  s.cosine = static_cast<cudist::detail::ops::DotOp<float, float>::Finish>(pw.op.finish) ==
-             cudist::detail::ops::DotOp<float, float>::Finish::kCosineDistance;
+  DotBound::Rank const rank = DotBound::rank_of(p);
+  s.cosine = rank.op.kind == DotBound::Op::Finish::kCosineDistance;
   s.exclude_self = p.rank.exclude_self;
   s.zero_diagonal = p.rank.zero_diagonal;
   s.k = static_cast<int>(k);
@@ -130,15 +129,8 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
   auto* v = static_cast<float*>(values.data());
 
   GemmKnnExactKernel::Params e{};
-  e.rank.op.kind = static_cast<DotBound::Op::Finish>(pw.op.finish);
-  e.rank.op.x_norms = static_cast<float const*>(pw.op.x_norms);
-  e.rank.op.y_norms = static_cast<float const*>(pw.op.y_norms);
-  e.rank.negate = p.rank.similarity;
-  e.rows = {static_cast<float const*>(pw.x.data), static_cast<float const*>(pw.y.data), pw.x.stride, pw.y.stride, d,
-            false};
-  using cudist::detail::cuda::rows_allow_vectors;
-  e.rows.vec = d % 4 == 0 && rows_allow_vectors(e.rows.x, e.rows.ldx, 16, sizeof(float)) &&
-               rows_allow_vectors(e.rows.y, e.rows.ldy, 16, sizeof(float));
+  e.rank = rank;
+  e.rows = SourceSums::of(pw);
   e.spec = p.rank;
   e.distances = static_cast<float*>(distances.data);
   e.ld_distances = distances.stride;

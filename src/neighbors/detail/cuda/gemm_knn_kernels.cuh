@@ -291,7 +291,7 @@ struct GemmKnnExactKernel : GemmKnnRowWarps {
     GemmKnnState s;             // its block of query rows: s.row0 ..
     std::int64_t block_rows;
     DotBound::Rank rank;
-    ExactRows rows;
+    SourceSums rows;
     RankSpec spec;
     float* distances;
     std::int64_t ld_distances;

@@ -13,48 +13,24 @@
 //
 // Each gives, per row (slot), Row (its terms, once per block) and Limit (from the row's bar, per
 // half tile); per pair, candidate() (the hot test: two multiplies, a fused multiply-add and a
-// compare) and upper() (an upper bound of the key in the seed's units, for the first tile); and
-// exact_key(), the SIMT path's own key of a pair, bit for bit.
+// compare) and upper() (an upper bound of the key in the seed's units, for the first tile);
+// rank_of(), the SIMT path's key of a problem; and exact_key(), that key of a pair, bit for bit.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
+#include "distance/detail/cuda/source_sums.cuh"
+#include "distance/detail/dispatch_op.hpp"
 #include "distance/detail/ops.hpp"
 #include "neighbors/detail/cuda/rounded_rows.hpp"
+#include "neighbors/detail/problem.hpp"
 #include "neighbors/detail/rank_key.hpp"
 
 namespace cudist::neighbors::detail::cuda {
 
-/// The float32 source rows of the problem, as the exact sums read them.
-struct ExactRows {
-  float const* x;
-  float const* y;
-  std::int64_t ldx, ldy, d;
-  bool vec;  // d % 4 == 0 and 16-byte aligned rows: float4 loads
-
-  /// sum_k step(acc, x_ik, y_jk) in order k = 0 .. d - 1, as the SIMT engine accumulates.
-  template <class Step>
-  __device__ float sum(std::int64_t i, std::int64_t j, Step step) const {
-    float const* xr = x + i * ldx;
-    float const* yr = y + j * ldy;
-    float acc = 0.0f;
-    if (vec) {  // 16-byte loads, several in flight: the rows come from L2
-      auto const* x4 = reinterpret_cast<float4 const*>(xr);
-      auto const* y4 = reinterpret_cast<float4 const*>(yr);
-#pragma unroll 8
-      for (std::int64_t k = 0; k < d / 4; ++k) {
-        float4 const a = __ldg(x4 + k), b = __ldg(y4 + k);
-        step(acc, a.x, b.x), step(acc, a.y, b.y), step(acc, a.z, b.z), step(acc, a.w, b.w);
-      }
-    } else {
-#pragma unroll 8
-      for (std::int64_t k = 0; k < d; ++k) step(acc, __ldg(xr + k), __ldg(yr + k));
-    }
-    return acc;
-  }
-};
+using cudist::detail::cuda::SourceSums;
 
 struct L2Bound {
   using Op = cudist::detail::ops::SqDiffSumOp<float, float>;
@@ -107,12 +83,17 @@ struct L2Bound {
 
   /// The key the SIMT path ranks (i, j) on: its float32 sum in its order, or, where that left
   /// the normal range, the exact value (fused_select_kernel.cuh's make_keys, entry by entry).
-  static __device__ float exact_key(Rank const& rank, ExactRows const& rows, std::int64_t i, std::int64_t j,
+  /// The SIMT path's key of p: the sum itself (planning cleared take_sqrt), with the source rows
+  /// for the sums it recomputes in double.
+  static Rank rank_of(SelectProblem const& p) {
+    Rank rank{};
+    rank.op = cudist::detail::sq_diff_sum_op<float, float>(p.pairwise);
+    return rank;
+  }
+
+  static __device__ float exact_key(Rank const& rank, SourceSums const& rows, std::int64_t i, std::int64_t j,
                                     bool zero_diagonal) {
-    float const acc = rows.sum(i, j, [](float& a, float u, float v) {
-      float const diff = u - v;
-      a = __fmaf_rn(diff, diff, a);
-    });
+    float const acc = rows.sum(i, j, cudist::detail::cuda::SquaredDifferenceStep{});
     if (zero_diagonal && i == j) return isfinite(acc) ? 0.0f : acc;
     return Rank::inexact(acc) ? rank.exact(i, j) : acc;
   }
@@ -172,9 +153,18 @@ struct DotBound {
 
   /// The SIMT path's key: its float32 sum in order (fused multiply-adds), finished and negated as
   /// RankKey does; a self-join's finite diagonal keys are 0, as cdist's.
-  static __device__ float exact_key(Rank const& rank, ExactRows const& rows, std::int64_t i, std::int64_t j,
+  /// The SIMT path's key of p: the op's finish (inner product, or cosine with the rows' norms),
+  /// negated for the similarity.
+  static Rank rank_of(SelectProblem const& p) {
+    Rank rank{};
+    rank.op = cudist::detail::dot_op<float, float>(p.pairwise.op);
+    rank.negate = p.rank.similarity;
+    return rank;
+  }
+
+  static __device__ float exact_key(Rank const& rank, SourceSums const& rows, std::int64_t i, std::int64_t j,
                                     bool zero_diagonal) {
-    float const acc = rows.sum(i, j, [](float& a, float u, float v) { a = __fmaf_rn(u, v, a); });
+    float const acc = rows.sum(i, j, cudist::detail::cuda::ProductStep{});
     float const key = rank(acc, i, j);
     return zero_diagonal && i == j && isfinite(key) ? 0.0f : key;
   }

@@ -12,17 +12,11 @@ std::size_t bounded_dot_smem(std::int64_t k, int depth) { return DotSearch::Kern
 bool bounded_dot_runs_here(std::int64_t k, int depth) { return DotSearch::Kernels::runs_here(k, depth); }
 
 void run_bounded_dot(BoundedForm const& form, FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
-  SelectProblem const& sp = *f.problem;
-  auto const& spec = sp.pairwise.op;
-  DotBound::Rank rank{};
-  rank.op.kind = static_cast<DotBound::Op::Finish>(spec.finish);
-  rank.op.x_norms = static_cast<float const*>(spec.x_norms);
-  rank.op.y_norms = static_cast<float const*>(spec.y_norms);
-  rank.negate = sp.rank.similarity;
+  bool const cosine = DotBound::rank_of(*f.problem).op.kind == DotBound::Op::Finish::kCosineDistance;
   // The slack rounded up to float (it is far inside float's range: d 2^-94).
   auto const slack = std::nextafter(static_cast<float>(form.bound.slack), HUGE_VALF);
-  DotBound::Constants const constants{form.bound.dot_e(), slack, rank.op.kind == DotBound::Op::Finish::kCosineDistance};
-  DotSearch::run(form, f, a, rank, constants, stream);
+  DotBound::Constants const constants{form.bound.dot_e(), slack, cosine};
+  DotSearch::run(form, f, a, constants, stream);
 }
 
 }  // namespace cudist::neighbors::detail::cuda
