@@ -5,18 +5,19 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <numeric>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "common/data.hpp"
 #include "common/dense_check.hpp"
 #include "common/gpu_timer.cuh"
 #include "common/suite.hpp"
 #include "core/cuda/cublas_library.hpp"
 #include "cudist/io/npy.hpp"
 #include "cudist/neighbors/knn.hpp"
+#include "distance/detail/element_load.hpp"
 #include "neighbors/detail/cuda/gemm_knn.hpp"
 #include "reference/knn_ref.hpp"
 
@@ -162,19 +163,8 @@ std::uint64_t splitmix64(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-bfloat16_t to_bf16(float f) {  // round to nearest even (finite f)
-  std::uint32_t b;
-  std::memcpy(&b, &f, 4);
-  b += 0x7fffu + ((b >> 16) & 1u);
-  return {static_cast<std::uint16_t>(b >> 16)};
-}
-
-double from_bf16(bfloat16_t h) {
-  std::uint32_t const b = static_cast<std::uint32_t>(h.bits) << 16;
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
+/// A bfloat16 value as the library reads it.
+double from_bf16(bfloat16_t h) { return cudist::detail::load_as<double>(h); }
 
 /// rows x cols bfloat16 on the host, each row a unit vector in a random direction (what embedding
 /// models emit): per element a Gaussian-like value (the sum of four uniform 16-bit draws, centred),
@@ -182,7 +172,6 @@ double from_bf16(bfloat16_t h) {
 /// do not depend on the number of threads (1M x 768: 2.1 s on 2 cores, 1.5 GB).
 Array random_bf16_rows(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
   Array a = Array::allocate(rows, cols, DType::kBFloat16, Device::cpu());
-  bfloat16_t* const out = a.data_as<bfloat16_t>();
   parallel_for(rows, [&](std::int64_t b, std::int64_t e) {
     std::vector<double> v(static_cast<std::size_t>(cols));
     for (std::int64_t i = b; i < e; ++i) {
@@ -197,7 +186,7 @@ Array random_bf16_rows(std::int64_t rows, std::int64_t cols, std::uint64_t seed)
         norm += g * g;
       }
       double const inv = norm > 0 ? 1 / std::sqrt(norm) : 0;
-      for (std::int64_t c = 0; c < cols; ++c) out[i * cols + c] = to_bf16(static_cast<float>(v[c] * inv));
+      for (std::int64_t c = 0; c < cols; ++c) test::store(a, i * cols + c, v[c] * inv);  // rounded to nearest
     }
   });
   return a;
