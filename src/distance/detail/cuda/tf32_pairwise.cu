@@ -85,43 +85,109 @@ __device__ float exact_entry(EpilogueParams const& p, std::int64_t i, std::int64
   return p.dot.finish(p.source.sum(i, j, ProductStep{}), i, j);
 }
 
-/// The entry (i, j) from the GEMM's product, or exactly where the bound does not hold it.
-__device__ float entry(EpilogueParams const& p, std::int64_t r, std::int64_t j) {
-  std::int64_t const i = p.row0 + r;
-  float const g = p.g[r * p.ldg + j];
-  float value;
-  bool exact;
+/// The entry (row0 + r, j) from the GEMM's product g; *exact where the bound does not hold it.
+__device__ float approximate_entry(EpilogueParams const& p, std::int64_t r, std::int64_t j, float g, bool* exact) {
   if (p.kind == Tf32Kind::kSquares) {
     float const norms = p.x_squares[r] + p.y_squares[j];
     float const d2 = fmaxf(__fmaf_rn(-2.0f, g, norms), 0.0f);
-    exact = !(d2 > __fmaf_rn(p.keep, norms, p.flushed));  // also NaN and inf norms
-    value = p.squares.take_sqrt ? sqrtf(d2) : d2;
-  } else if (p.kind == Tf32Kind::kInnerProduct) {
-    exact = !isfinite(g);
-    value = g;
-  } else {
-    value = p.dot.finish(g, i, j);  // 1 - clamp(g / (|x| |y|)): the exact path's finish
-    float const relative_flush = p.flushed / (p.dot.x_norms[i] * p.dot.y_norms[j]);  // inf where they underflow
-    exact = !(value > p.keep + relative_flush) || !isfinite(value);
+    *exact = !(d2 > __fmaf_rn(p.keep, norms, p.flushed));  // also NaN and inf norms
+    return p.squares.take_sqrt ? sqrtf(d2) : d2;
   }
-  if (exact) value = exact_entry(p, i, j);
-  if (p.zero_diagonal && i == j && isfinite(value)) value = 0.0f;
+  if (p.kind == Tf32Kind::kInnerProduct) {
+    *exact = !isfinite(g);
+    return g;
+  }
+  std::int64_t const i = p.row0 + r;
+  float const value = p.dot.finish(g, i, j);  // 1 - clamp(g / (|x| |y|)): the exact path's finish
+  float const relative_flush = p.flushed / (p.dot.x_norms[i] * p.dot.y_norms[j]);  // inf where they underflow
+  *exact = !(value > p.keep + relative_flush) || !isfinite(value);
   return value;
 }
 
-/// Rows by blockIdx.y (strided past 65535), columns by the threads of blockIdx.x.
-__global__ void tf32_epilogue_kernel(EpilogueParams const p) {
-  for (std::int64_t r = blockIdx.y; r < p.rows; r += gridDim.y) {
-    for (std::int64_t j = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < p.n;
-         j += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-      if (!p.condensed) {
-        p.out[r * p.ld_out + j] = entry(p, r, j);
-      } else if (j > p.row0 + r) {
-        std::int64_t const i = p.row0 + r;
-        p.out[condensed_row_start(p.n, i) - condensed_row_start(p.n, p.row0) + (j - i - 1)] = entry(p, r, j);
+/// Whether (row0 + r, j) is an entry of the output (the condensed layout holds j > i only).
+__device__ bool in_output(EpilogueParams const& p, std::int64_t r, std::int64_t j) {
+  return j < p.n && (!p.condensed || j > p.row0 + r);
+}
+
+__device__ void store(EpilogueParams const& p, std::int64_t r, std::int64_t j, float value) {
+  std::int64_t const i = p.row0 + r;
+  if (p.zero_diagonal && i == j && isfinite(value)) value = 0.0f;
+  if (!p.condensed) {
+    p.out[r * p.ld_out + j] = value;
+  } else {
+    p.out[condensed_row_start(p.n, i) - condensed_row_start(p.n, p.row0) + (j - i - 1)] = value;
+  }
+}
+
+/// A warp's share of the epilogue: 32 consecutive columns of one row per bit word of the
+/// recompute mask, kWordsPerWarp words (independent loads in flight) per task.
+constexpr int kWordsPerWarp = 4;
+constexpr int kEpilogueThreads = 256;
+
+__host__ __device__ std::int64_t mask_words_per_row(std::int64_t n) { return (n + 31) / 32; }
+
+/// Pass 1, bandwidth-bound: each entry from the GEMM's product where the bound holds it; the
+/// others are marked in `recompute` (bit j % 32 of word (r, j / 32)) for pass 2 and not stored.
+/// It holds none of the exact sum's registers, so enough warps stay resident to keep ~100 KB of
+/// loads in flight per SM (a fused version, 66 registers and one load a thread, ran at 0.7 TB/s).
+__global__ void __launch_bounds__(kEpilogueThreads) tf32_epilogue_kernel(EpilogueParams const p,
+                                                                         std::uint32_t* recompute) {
+  int const lane = static_cast<int>(threadIdx.x % 32);
+  std::int64_t const words_per_row = mask_words_per_row(p.n);
+  std::int64_t const tasks_per_row = (words_per_row + kWordsPerWarp - 1) / kWordsPerWarp;
+  std::int64_t const warps = static_cast<std::int64_t>(gridDim.x) * (blockDim.x / 32);
+  for (std::int64_t task = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+       task < p.rows * tasks_per_row; task += warps) {
+    std::int64_t const r = task / tasks_per_row;
+    std::int64_t const word0 = task % tasks_per_row * kWordsPerWarp;
+    float g[kWordsPerWarp];
+#pragma unroll
+    for (int w = 0; w < kWordsPerWarp; ++w) {
+      std::int64_t const j = (word0 + w) * 32 + lane;
+      g[w] = j < p.n ? p.g[r * p.ldg + j] : 0.0f;
+    }
+#pragma unroll
+    for (int w = 0; w < kWordsPerWarp; ++w) {
+      std::int64_t const j = (word0 + w) * 32 + lane;
+      bool exact = false;
+      if (in_output(p, r, j)) {
+        float const value = approximate_entry(p, r, j, g[w], &exact);
+        if (!exact) store(p, r, j, value);
+      }
+      std::uint32_t const word = __ballot_sync(0xffffffffu, exact);
+      if (lane == 0 && word0 + w < words_per_row) recompute[r * words_per_row + word0 + w] = word;
+    }
+  }
+}
+
+/// Pass 2: the marked entries, exactly. Each lane reads one mask word; the warp then takes the
+/// nonzero ones in turn, a lane per marked column, so the work follows the marks, not the output.
+__global__ void tf32_exact_entries_kernel(EpilogueParams const p,
+                                          std::uint32_t const* recompute) {
+  int const lane = static_cast<int>(threadIdx.x % 32);
+  std::int64_t const words_per_row = mask_words_per_row(p.n);
+  std::int64_t const words = p.rows * words_per_row;
+  std::int64_t const warps = static_cast<std::int64_t>(gridDim.x) * (blockDim.x / 32);
+  for (std::int64_t base = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32 * 32;
+       base < words; base += warps * 32) {
+    std::uint32_t const mine = base + lane < words ? recompute[base + lane] : 0u;
+    for (std::uint32_t pending = __ballot_sync(0xffffffffu, mine != 0); pending != 0; pending &= pending - 1) {
+      int const from = __ffs(static_cast<int>(pending)) - 1;
+      std::uint32_t const word = __shfl_sync(0xffffffffu, mine, from);
+      if ((word >> lane & 1u) != 0) {
+        std::int64_t const r = (base + from) / words_per_row;
+        std::int64_t const j = (base + from) % words_per_row * 32 + lane;
+        store(p, r, j, exact_entry(p, p.row0 + r, j));
       }
     }
   }
+}
+
+/// Blocks for `warp_tasks` warps' worth of work: one task a warp, at most 2^16 blocks (the loops
+/// stride past them).
+unsigned epilogue_blocks(std::int64_t warp_tasks) {
+  std::int64_t const per_block = kEpilogueThreads / 32;
+  return static_cast<unsigned>(std::min<std::int64_t>((warp_tasks + per_block - 1) / per_block, 1 << 16));
 }
 
 /// A scratch array on the current device, in stream order.
@@ -189,9 +255,13 @@ bool tf32_pairwise(PairwiseProblem const& pr, cudaStream_t stream) {
     p.kind = cosine ? Tf32Kind::kCosine : Tf32Kind::kInnerProduct;
   }
   if (rows > 0 && n > 0) {
-    dim3 const grid(static_cast<unsigned>(std::min<std::int64_t>((n + 255) / 256, 64)),
-                    static_cast<unsigned>(std::min<std::int64_t>(rows, 65535)));
-    tf32_epilogue_kernel<<<grid, 256, 0, stream>>>(p);
+    std::int64_t const words = rows * mask_words_per_row(n);
+    Array recompute = Array::allocate(1, words, DType::kInt32, Device::cuda(cuda_get_device()), stream);
+    auto* mask = reinterpret_cast<std::uint32_t*>(recompute.data_as<std::int32_t>());
+    tf32_epilogue_kernel<<<epilogue_blocks(rows * ((mask_words_per_row(n) + kWordsPerWarp - 1) / kWordsPerWarp)),
+                           kEpilogueThreads, 0, stream>>>(p, mask);
+    CUDIST_CHECK_LAUNCH();
+    tf32_exact_entries_kernel<<<epilogue_blocks((words + 31) / 32), kEpilogueThreads, 0, stream>>>(p, mask);
     CUDIST_CHECK_LAUNCH();
   }
   return true;
