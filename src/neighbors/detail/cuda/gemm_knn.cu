@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/cuda/check.hpp"
 #include "core/cuda/cublas_library.hpp"
@@ -93,7 +94,68 @@ bool gemm_knn_applies(SelectProblem const& p, std::int64_t k, std::int64_t max_o
   return shape && !cudist::detail::cuda::simt_selection_forced() && cudist::detail::cuda::cublas_available();
 }
 
-bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices, cudaStream_t stream) {
+namespace {
+
+/// Rows rows[t] of `from` (float32, row stride ld, and its norms where given) into dense rows t
+/// of `to`, or, scattering, rows t of `from` into rows rows[t] of `to`: a block a row.
+struct MoveRowsKernel {
+  static constexpr int kThreads = 128;
+  struct Params {
+    std::int64_t const* rows;
+    std::int64_t count, cols;
+    void const* from;
+    std::int64_t ld_from;
+    void* to;
+    std::int64_t ld_to;
+    int element_bytes;  // 4 or 8
+    bool scatter;
+  };
+  __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
+    if (block >= p.count) return;
+    std::int64_t const src = p.scatter ? block : p.rows[block], dst = p.scatter ? p.rows[block] : block;
+    for (std::int64_t c = tid; c < p.cols; c += kThreads) {
+      if (p.element_bytes == 8) {
+        static_cast<std::int64_t*>(p.to)[dst * p.ld_to + c] = static_cast<std::int64_t const*>(p.from)[src * p.ld_from + c];
+      } else {
+        static_cast<float*>(p.to)[dst * p.ld_to + c] = static_cast<float const*>(p.from)[src * p.ld_from + c];
+      }
+    }
+  }
+};
+
+void move_rows(std::int64_t const* rows, std::int64_t count, std::int64_t cols, void const* from, std::int64_t ld_from,
+               void* to, std::int64_t ld_to, int element_bytes, bool scatter, cudaStream_t stream) {
+  launch<MoveRowsKernel>(count, 1, {rows, count, cols, from, ld_from, to, ld_to, element_bytes, scatter}, stream);
+}
+
+/// The rows listed in `rows` (count of them) of a problem that is not a self-join, by `redo` (the
+/// paths below this one) on their own, their answers scattered into place.
+void redo_rows(SelectProblem const& p, std::int64_t k, std::int64_t const* rows, std::int64_t count,
+               MatrixView distances, MatrixView indices, RedoRows const& redo, cudaStream_t stream) {
+  auto const& pw = p.pairwise;
+  std::int64_t const d = pw.x.cols;
+  Array x = device_array(count, d, DType::kFloat32, stream);
+  move_rows(rows, count, d, pw.x.data, pw.x.stride, x.data(), d, 4, false, stream);
+  SelectProblem q = p;
+  q.pairwise.x = ConstMatrixView(x.data(), count, d, d, DType::kFloat32, Memory::kDevice);
+  q.x_offsets = {0, count};
+  std::optional<Array> norms;
+  if (pw.op.x_norms != nullptr) {  // cosine: the rows' norms, as the op reads them
+    norms = device_array(count, 1, DType::kFloat32, stream);
+    move_rows(rows, count, 1, pw.op.x_norms, 1, norms->data(), 1, 4, false, stream);
+    q.pairwise.op.x_norms = norms->data();
+  }
+  Array qd = device_array(count, k, DType::kFloat32, stream);
+  Array qi = device_array(count, k, DType::kInt64, stream);
+  redo(q, qd.view(), qi.view());
+  move_rows(rows, count, k, qd.data(), k, distances.data, distances.stride, 4, true, stream);
+  move_rows(rows, count, k, qi.data(), k, indices.data, indices.stride, 8, true, stream);
+}
+
+}  // namespace
+
+bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices, RedoRows const& redo,
+              cudaStream_t stream) {
   auto const& pw = p.pairwise;
   std::int64_t const m = p.m(), n = p.n(), d = pw.x.cols;
   int const depth = static_cast<int>((d + 7) / 8 * 8);
@@ -123,8 +185,10 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
   keep.push_back(device_array(2, block_rows + 1, DType::kInt32, stream));
   s.counts = static_cast<int*>(keep.back().data());
   s.taus = reinterpret_cast<float*>(s.counts + block_rows + 1);
-  s.overflowed = s.counts + block_rows;
-  CUDIST_CUDA_TRY(cudaMemsetAsync(s.overflowed, 0, sizeof(int), stream));
+  s.redo_count = s.counts + block_rows;
+  CUDIST_CUDA_TRY(cudaMemsetAsync(s.redo_count, 0, sizeof(int), stream));
+  keep.push_back(device_array(1, m, DType::kInt64, stream));
+  s.redo = keep.back().data_as<std::int64_t>();
   Array values = device_array(block_rows, chunk, DType::kFloat32, stream);
   auto* v = static_cast<float*>(values.data());
 
@@ -138,8 +202,7 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
   e.ld_indices = indices.stride;
 
   // Block by block: fresh lists, every chunk of y through the GEMM and the filter, then the exact
-  // pass writes the block's answers. A row that overflows stops every later filter; the caller
-  // then recomputes the whole call (check after the last block).
+  // pass writes the block's answers and lists the rows that overflowed (redone below).
   for (std::int64_t row0 = 0; row0 < m; row0 += block_rows) {
     std::int64_t const rows = std::min(block_rows, m - row0);
     s.row0 = row0;
@@ -156,10 +219,14 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
     e.block_rows = rows;
     launch_rows<GemmKnnExactKernel>(rows, s.capacity, e, stream);
   }
-  int overflowed = 0;
-  CUDIST_CUDA_TRY(cudaMemcpyAsync(&overflowed, s.overflowed, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  int redo_count = 0;
+  CUDIST_CUDA_TRY(cudaMemcpyAsync(&redo_count, s.redo_count, sizeof(int), cudaMemcpyDeviceToHost, stream));
   CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
-  return overflowed == 0;
+  if (redo_count == 0) return true;
+  // A self-join's diagonal rules use the rows' places in x: its rows are not redone apart.
+  if (self || p.rank.zero_diagonal || p.rank.exclude_self) return false;
+  redo_rows(p, k, s.redo, redo_count, distances, indices, redo, stream);
+  return true;
 }
 
 }  // namespace cudist::neighbors::detail::cuda

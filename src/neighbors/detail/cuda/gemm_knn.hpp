@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <functional>
 
 #include "cudist/core/array.hpp"
 #include "neighbors/detail/problem.hpp"
@@ -27,9 +28,15 @@ struct GemmKnnChunks {
 };
 GemmKnnChunks gemm_knn_chunks(std::int64_t m);
 
-/// Runs it into (m, k) device views. False, with the views unspecified, when a row's kept pairs
-/// outgrew its list (exact ties or rows the bound does not cover in great number): the caller
-/// then takes the sorted path, which every input suits.
-bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices, cudaStream_t stream);
+/// knn of a sub-problem into (rows, k) device views by the paths below this one.
+using RedoRows = std::function<void(SelectProblem const&, MatrixView, MatrixView)>;
+
+/// Runs it into (m, k) device views. The rows whose kept pairs outgrew their lists (exact ties
+/// in number, rows the bound does not cover: a zero query row under inner product, NaN rows) are
+/// gathered into a sub-problem for `redo`, their answers scattered into place. False, with the
+/// views unspecified, where such rows belong to a self-join (its diagonal rules use the rows'
+/// places): the caller then runs the whole call by those paths.
+bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices, RedoRows const& redo,
+              cudaStream_t stream);
 
 }  // namespace cudist::neighbors::detail::cuda

@@ -95,9 +95,12 @@ struct GemmKnnState {
   // The lists of one block of query rows at a time: rows row0.. of x.
   std::int64_t row0;
   std::uint64_t* lists;          // (block rows, capacity) entries: (order of lo, column)
-  int* counts;                   // (block rows) entries in each list
+  int* counts;                   // (block rows) entries in each list; -1: the row overflowed
   float* taus;                   // (block rows) +inf until the row's first compaction
-  int* overflowed;               // set when a row's kept pairs leave no room: every row is redone
+  // The rows whose kept pairs left their lists no room (ties in number, rows the bound does not
+  // cover): the exact pass lists them here, and the caller redoes them by another path.
+  std::int64_t* redo;            // (m)
+  int* redo_count;
 };
 
 /// Margin of the cosine key's own roundings and of the op's norms against these (file comment).
@@ -193,9 +196,9 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
     std::int64_t const local = block * kWarps + warp;
     if (local >= p.rows) return;
     std::int64_t const i = p.row0 + local;
-    if (__shfl_sync(kFullWarp, *s.overflowed, 0) != 0) return;  // every row is redone
     std::int64_t const r = i - s.row0;  // the row's list
     int count = s.counts[r];
+    if (count < 0) return;  // overflowed in an earlier chunk: redone by another path
     float tau = s.taus[r];
     GemmRowBound const bound = GemmRowBound::of(s, i);
     std::uint64_t* const list = s.lists + r * s.capacity;
@@ -230,7 +233,7 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
         }
         if (!__any_sync(kFullWarp, bits != 0)) continue;
         if (!append(s, i, list, staging + warp * s.capacity, bound, p.col0 + c, lo, bits, count, tau, lane)) {
-          if (lane == 0) atomicExch(s.overflowed, 1);  // the kept pairs leave no room: ties, NaN rows
+          if (lane == 0) s.counts[r] = -1;  // the kept pairs leave no room: ties, NaN rows
           return;
         }
       }
@@ -306,6 +309,10 @@ struct GemmKnnExactKernel : GemmKnnRowWarps {
     std::int64_t const r = block * kWarps + warp, i = s.row0 + r;
     if (r >= p.block_rows) return;
     int const count = s.counts[r];
+    if (count < 0) {  // overflowed: listed for the caller, which redoes it
+      if (lane == 0) s.redo[atomicAdd(s.redo_count, 1)] = i;
+      return;
+    }
     float const tau = s.taus[r];
     std::uint64_t const* const list = s.lists + r * s.capacity;
     std::uint64_t* const buf = staging + warp * s.capacity;

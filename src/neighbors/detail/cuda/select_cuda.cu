@@ -223,21 +223,30 @@ bool fused_knn_for(SelectProblem const& p, std::int64_t k) {
 
 /// knn into (m, k) device views; with column_best (64-bit entries, (n)), also each column's best
 /// query for the mutual check (fused path only).
+/// knn by the fused or the sorted path (the GEMM path's rows it could not keep come here too).
+void knn_on_chip_or_sorted(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices,
+                           void* column_best, cudaStream_t stream) {
+  if (!fused_knn_for(p, k)) return sorted_knn(p, k, distances, indices, stream);
+  std::vector<Array> keep;
+  fused_knn(fused_form(p, keep, stream), k, distances, indices, column_best, stream);
+}
+
 void knn_into(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices,
               void* column_best, cudaStream_t stream) {
   if (p.m() == 0) return;
   // Inner product / cosine beyond the tensor-core search's k or depth: cuBLAS and exact keys;
-  // where a row's kept pairs outgrow its list (ties in great number), or its copies do not fit
-  // the GPU, the paths below.
+  // the rows whose kept pairs outgrow their lists (ties in great number, NaN rows) by the paths
+  // below, and the whole call where the copies do not fit the GPU.
   if (column_best == nullptr && gemm_knn_applies(p, k, max_on_chip_k(p))) {
+    auto const redo = [&](SelectProblem const& q, MatrixView d, MatrixView i) {
+      knn_on_chip_or_sorted(q, k, d, i, nullptr, stream);
+    };
     try {
-      if (gemm_knn(p, k, distances, indices, stream)) return;
+      if (gemm_knn(p, k, distances, indices, redo, stream)) return;
     } catch (OutOfMemory const&) {  // no room for its copies and lists: the sorted path needs less
     }
   }
-  if (!fused_knn_for(p, k)) return sorted_knn(p, k, distances, indices, stream);
-  std::vector<Array> keep;
-  fused_knn(fused_form(p, keep, stream), k, distances, indices, column_best, stream);
+  knn_on_chip_or_sorted(p, k, distances, indices, column_best, stream);
 }
 
 /// The problem seen from y: each row of y queries the rows of x.
