@@ -258,7 +258,7 @@ double gemm_knn_products_us(Array const& x, Array const& y, Options const& opt) 
   std::int64_t const m = x.rows(), n = y.rows(), d = x.cols();
   auto const split = neighbors::detail::cuda::gemm_knn_chunks(m);
   std::int64_t const block_rows = split.block_rows, chunk = split.chunk;
-  Array values = Array::allocate(block_rows, chunk, DType::kFloat32, Device::cuda());
+  Array values = Array::allocate(block_rows, chunk, DType::kBFloat16, Device::cuda());
   auto const* xb = static_cast<unsigned char const*>(x.data());
   auto const* yb = static_cast<unsigned char const*>(y.data());
   bool ran = true;
@@ -267,7 +267,7 @@ double gemm_knn_products_us(Array const& x, Array const& y, Options const& opt) 
       for (std::int64_t col0 = 0; col0 < n; col0 += chunk) {
         ran = ran && cudist::detail::cuda::gemm_bf16_abt(std::min(block_rows, m - row0), std::min(chunk, n - col0), d,
                                                          xb + 2 * row0 * d, d, yb + 2 * col0 * d, d,
-                                                         values.data_as<float>(), std::min(chunk, n - col0), stream);
+                                                         values.data(), std::min(chunk, n - col0), stream);
       }
     }
   };

@@ -63,18 +63,19 @@ bool cublas_available() { return Cublas::load() != nullptr; }
 
 namespace {
 
-/// c (m x n, row-major) = a (m x k, row-major) b (n x k, row-major)^T in `type`, computed as
-/// `compute`: in cuBLAS's column-major view, c^T (n x m) = b (stored k-major: op T) a^T (op N).
+/// c (m x n, row-major, in c_type) = a (m x k, row-major) b (n x k, row-major)^T in `type`,
+/// computed as `compute`: in cuBLAS's column-major view, c^T (n x m) = b (stored k-major: op T)
+/// a^T (op N).
 bool gemm_abt(std::int64_t m, std::int64_t n, std::int64_t k, void const* a, std::int64_t lda, void const* b,
-              std::int64_t ldb, float* c, std::int64_t ldc, cudaDataType type, cublasComputeType_t compute,
-              cudaStream_t stream) {
+              std::int64_t ldb, void* c, std::int64_t ldc, cudaDataType type, cudaDataType c_type,
+              cublasComputeType_t compute, cudaStream_t stream) {
   Cublas const* const lib = Cublas::load();
   if (lib == nullptr) return false;
   cublasHandle_t const h = handle(*lib);
   check(lib->set_stream(h, stream), "stream binding");
   float const one = 1.0f, zero = 0.0f;
   check(lib->gemm_ex(h, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), &one,
-                     b, type, static_cast<int>(ldb), a, type, static_cast<int>(lda), &zero, c, CUDA_R_32F,
+                     b, type, static_cast<int>(ldb), a, type, static_cast<int>(lda), &zero, c, c_type,
                      static_cast<int>(ldc), compute, CUBLAS_GEMM_DEFAULT),
         "GEMM");
   return true;
@@ -83,13 +84,13 @@ bool gemm_abt(std::int64_t m, std::int64_t n, std::int64_t k, void const* a, std
 }  // namespace
 
 bool gemm_bf16_abt(std::int64_t m, std::int64_t n, std::int64_t k, void const* a, std::int64_t lda, void const* b,
-                   std::int64_t ldb, float* c, std::int64_t ldc, cudaStream_t stream) {
-  return gemm_abt(m, n, k, a, lda, b, ldb, c, ldc, CUDA_R_16BF, CUBLAS_COMPUTE_32F, stream);
+                   std::int64_t ldb, void* c, std::int64_t ldc, cudaStream_t stream) {
+  return gemm_abt(m, n, k, a, lda, b, ldb, c, ldc, CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F, stream);
 }
 
 bool gemm_tf32_abt(std::int64_t m, std::int64_t n, std::int64_t k, float const* a, std::int64_t lda, float const* b,
                    std::int64_t ldb, float* c, std::int64_t ldc, cudaStream_t stream) {
-  return gemm_abt(m, n, k, a, lda, b, ldb, c, ldc, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, stream);
+  return gemm_abt(m, n, k, a, lda, b, ldb, c, ldc, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, stream);
 }
 
 }  // namespace cudist::detail::cuda

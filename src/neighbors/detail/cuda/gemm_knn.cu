@@ -80,7 +80,7 @@ GemmKnnChunks gemm_knn_chunks(std::int64_t m) {
   std::int64_t const row_blocks = (m + kMaxBlockRows - 1) / kMaxBlockRows;
   std::int64_t const block_rows = (m + row_blocks - 1) / row_blocks;
   std::int64_t const chunk =
-      std::clamp<std::int64_t>(kChunkBytes / (block_rows * std::int64_t(sizeof(float))) / 256 * 256, 256, 16384);
+      std::clamp<std::int64_t>(kChunkBytes / (block_rows * std::int64_t(sizeof(__nv_bfloat16))) / 256 * 256, 256, 16384);
   return {block_rows, chunk};
 }
 
@@ -169,7 +169,8 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
   s.y = y.terms;
   s.n = n;
   ExpansionBound const b = ExpansionBound::for_depth(d);
-  s.e = static_cast<double>(d + 2) * 0x1p-22 * (1 + 0x1p-8) + static_cast<double>(d) * 0x1p-44 + b.gamma + 0x1p-17;
+  s.e = static_cast<double>(d + 2) * 0x1p-22 * (1 + 0x1p-8) + static_cast<double>(d) * 0x1p-44 + 0x1p-8 + b.gamma +
+        0x1p-17;
   DotBound::Rank const rank = DotBound::rank_of(p);
   s.cosine = rank.op.kind == DotBound::Op::Finish::kCosineDistance;
   s.exclude_self = p.rank.exclude_self;
@@ -189,8 +190,8 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
   CUDIST_CUDA_TRY(cudaMemsetAsync(s.redo_count, 0, sizeof(int), stream));
   keep.push_back(device_array(1, m, DType::kInt64, stream));
   s.redo = keep.back().data_as<std::int64_t>();
-  Array values = device_array(block_rows, chunk, DType::kFloat32, stream);
-  auto* v = static_cast<float*>(values.data());
+  Array values = device_array(block_rows, chunk, DType::kBFloat16, stream);
+  auto* v = static_cast<__nv_bfloat16*>(values.data());
 
   GemmKnnExactKernel::Params e{};
   e.rank = rank;

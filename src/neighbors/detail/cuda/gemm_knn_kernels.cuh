@@ -3,14 +3,16 @@
 // keeps, per query row, every pair whose key may still be among the k best; and the exact pass
 // that computes the kept pairs' keys as the SIMT path does and ranks them.
 //
-// The bound (expansion_bound.hpp's, with cuBLAS's summation in any order): v, the GEMM's float32
-// value of the bfloat16 copies, is within E |x| |y| of the SIMT path's float32 sum f, where
-// E = the copies' rounding (0 for a side whose rows bfloat16 holds exactly, else 2^-9 each, and
-// their product) + (d + 2) 2^-22 for float32 additions in any order (4 ulps each: truncating
-// hardware) + d 2^-44 for products below float32's normal range (2^-126 each at most, against
-// |x| |y| >= 2^-80: rows with a smaller nonzero norm have NaN terms) + gamma + 2^-17 for this
-// file's float32 roundings. In key units (ascending: inner
-// product -f, cosine 1 - f / (|x| |y|)), a pair's key lies in [lo, lo + 2 delta] with lo from v:
+// The bound (expansion_bound.hpp's, with cuBLAS's summation in any order): v, the GEMM's value of
+// the bfloat16 copies (float32 accumulation, rounded once to bfloat16 on output: half the bytes
+// through memory), is within E |x| |y| of the SIMT path's float32 sum f, where E = the copies'
+// rounding (0 for a side whose rows bfloat16 holds exactly, else 2^-9 each, and their product)
+// + (d + 2) 2^-22 for float32 additions in any order (4 ulps each: truncating hardware) + d 2^-44
+// for products below float32's normal range (2^-126 each at most, against |x| |y| >= 2^-80: rows
+// with a smaller nonzero norm have NaN terms) + 2^-8 for the output's rounding (2^-9 of
+// |v| <= (1 + E) |x| |y|) + gamma + 2^-17 for this file's float32 roundings. In key units
+// (ascending: inner product -f, cosine 1 - f / (|x| |y|)), a pair's key lies in [lo, lo + 2 delta]
+// with lo from v:
 // inner product delta = E |x| |y| <= E |x| max|y|, the row's width; cosine delta = E + 2^-17 (the
 // key's own roundings and the op's norms, which may differ from these by an ulp). After a row's
 // first k pairs, tau = (k-th smallest lo) + 2 width bounds its k-th key from above: a pair with
@@ -173,7 +175,7 @@ struct GemmKnnRowWarps {
 struct GemmKnnFilterKernel : GemmKnnRowWarps {
   struct Params {
     GemmKnnState s;
-    float const* values;       // (rows, cols) the chunk's product, row-major, row stride cols
+    __nv_bfloat16 const* values;  // (rows, cols) the chunk's product, row-major, row stride cols
     std::int64_t row0, rows;   // its query rows
     std::int64_t col0, cols;   // its columns: rows col0.. of y
   };
@@ -189,6 +191,18 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
     for (int t = 0; t < 4; ++t) out[t] = c + t < end ? __ldg(a + c + t) : 0.0f;
   }
 
+  /// Four consecutive bfloat16 values from c as floats: one 8-byte load where `vec`.
+  __device__ static void load4(__nv_bfloat16 const* a, std::int64_t c, std::int64_t end, bool vec, float (&out)[4]) {
+    if (vec) {
+      uint2 const q = __ldg(reinterpret_cast<uint2 const*>(a + c));
+      out[0] = __uint_as_float(q.x << 16), out[1] = __uint_as_float(q.x & 0xffff0000u);
+      out[2] = __uint_as_float(q.y << 16), out[3] = __uint_as_float(q.y & 0xffff0000u);
+      return;
+    }
+#pragma unroll
+    for (int t = 0; t < 4; ++t) out[t] = c + t < end ? __bfloat162float(a[c + t]) : 0.0f;
+  }
+
   __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
     extern __shared__ std::uint64_t staging[];  // capacity entries per warp (launch_rows)
     GemmKnnState const& s = p.s;
@@ -202,7 +216,7 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
     float tau = s.taus[r];
     GemmRowBound const bound = GemmRowBound::of(s, i);
     std::uint64_t* const list = s.lists + r * s.capacity;
-    float const* const v = p.values + local * p.cols;
+    __nv_bfloat16 const* const v = p.values + local * p.cols;
     float const* const terms = GemmRowBound::column_terms(s) + p.col0;
     // Columns in fours per lane, 16-byte loads where the rows allow (col0 is a multiple of 4);
     // two steps' loads in flight before their tests (the loop is bound by L2's latency).
