@@ -61,6 +61,19 @@ enum class Tf32Kind : std::uint8_t { kSquares, kInnerProduct, kCosine };
 /// The absolute part a of the GEMM's error (file comment), rounded up: d 2^-126.
 float flushed_products(std::int64_t d) { return static_cast<float>(std::ldexp(static_cast<double>(d), -126) * 1.01); }
 
+/// 1 / v for each of `count` values (IEEE division; 1 / 0 = inf, 1 / inf = 0).
+__global__ void reciprocals_kernel(float const* v, std::int64_t count, float* out) {
+  std::int64_t const t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t < count) out[t] = 1.0f / v[t];
+}
+
+/// A 32-column word of entries that pass 1 could not keep: bit b is column 32 w + b of window
+/// row r, where word_index = r * words_per_row + w.
+struct MarkedWord {
+  std::uint32_t bits;
+  std::uint32_t word_index;
+};
+
 struct EpilogueParams {
   Tf32Kind kind;
   float const* g;          // (rows, n) the GEMM's products, row stride ldg
@@ -68,6 +81,8 @@ struct EpilogueParams {
   std::int64_t row0, rows, n;
   float const* x_squares;  // kSquares: (rows) of the window, (n) of y
   float const* y_squares;
+  float const* x_inverse_norms;  // kCosine: 1 / the op's norms, (rows) of the window, (n) of y
+  float const* y_inverse_norms;
   float keep;              // 16 E: the share of the norms (squares) or the distance (cosine)
   float flushed;           // 16 a (squares: 32 a), the absolute part
   ops::SqDiffSumOp<float, float> squares;  // the exact path's ops, for the entries recomputed
@@ -77,6 +92,9 @@ struct EpilogueParams {
   bool condensed;          // out: the condensed entries of the window, from its first row's first
   float* out;
   std::int64_t ld_out;
+  std::int64_t words_per_row;  // 32-column words of a row
+  MarkedWord* marked;          // pass 1 appends, pass 2 computes; at most rows x words_per_row
+  std::uint32_t* marked_count;
 };
 
 /// The exact path's value of (i, j): its float32 sum in its order, finished.
@@ -85,100 +103,108 @@ __device__ float exact_entry(EpilogueParams const& p, std::int64_t i, std::int64
   return p.dot.finish(p.source.sum(i, j, ProductStep{}), i, j);
 }
 
-/// The entry (row0 + r, j) from the GEMM's product g; *exact where the bound does not hold it.
-__device__ float approximate_entry(EpilogueParams const& p, std::int64_t r, std::int64_t j, float g, bool* exact) {
-  if (p.kind == Tf32Kind::kSquares) {
-    float const norms = p.x_squares[r] + p.y_squares[j];
-    float const d2 = fmaxf(__fmaf_rn(-2.0f, g, norms), 0.0f);
-    *exact = !(d2 > __fmaf_rn(p.keep, norms, p.flushed));  // also NaN and inf norms
-    return p.squares.take_sqrt ? sqrtf(d2) : d2;
-  }
-  if (p.kind == Tf32Kind::kInnerProduct) {
-    *exact = !isfinite(g);
-    return g;
-  }
+/// Where column j of window row r goes: out[row_base + j] (the condensed layout holds j > i only).
+__device__ std::int64_t row_base(EpilogueParams const& p, std::int64_t r) {
   std::int64_t const i = p.row0 + r;
-  float const value = p.dot.finish(g, i, j);  // 1 - clamp(g / (|x| |y|)): the exact path's finish
-  float const relative_flush = p.flushed / (p.dot.x_norms[i] * p.dot.y_norms[j]);  // inf where they underflow
-  *exact = !(value > p.keep + relative_flush) || !isfinite(value);
-  return value;
+  if (!p.condensed) return r * p.ld_out;
+  return condensed_row_start(p.n, i) - condensed_row_start(p.n, p.row0) - i - 1;
 }
 
-/// Whether (row0 + r, j) is an entry of the output (the condensed layout holds j > i only).
-__device__ bool in_output(EpilogueParams const& p, std::int64_t r, std::int64_t j) {
-  return j < p.n && (!p.condensed || j > p.row0 + r);
-}
-
-__device__ void store(EpilogueParams const& p, std::int64_t r, std::int64_t j, float value) {
+__device__ void store_exact(EpilogueParams const& p, std::int64_t r, std::int64_t j) {
   std::int64_t const i = p.row0 + r;
+  float value = exact_entry(p, i, j);
   if (p.zero_diagonal && i == j && isfinite(value)) value = 0.0f;
-  if (!p.condensed) {
-    p.out[r * p.ld_out + j] = value;
-  } else {
-    p.out[condensed_row_start(p.n, i) - condensed_row_start(p.n, p.row0) + (j - i - 1)] = value;
-  }
+  p.out[row_base(p, r) + j] = value;
 }
 
-/// A warp's share of the epilogue: 32 consecutive columns of one row per bit word of the
-/// recompute mask, kWordsPerWarp words (independent loads in flight) per task.
-constexpr int kWordsPerWarp = 4;
+/// Pass 1's share of a warp: a word of 32 columns (a lane each) over kRowsPerTask rows, so the
+/// columns' factors are loaded once and the rows' loads are all in flight together.
+constexpr int kRowsPerTask = 8;
 constexpr int kEpilogueThreads = 256;
 
-__host__ __device__ std::int64_t mask_words_per_row(std::int64_t n) { return (n + 31) / 32; }
-
-/// Pass 1, bandwidth-bound: each entry from the GEMM's product where the bound holds it; the
-/// others are marked in `recompute` (bit j % 32 of word (r, j / 32)) for pass 2 and not stored.
-/// It holds none of the exact sum's registers, so enough warps stay resident to keep ~100 KB of
-/// loads in flight per SM (a fused version, 66 registers and one load a thread, ran at 0.7 TB/s).
-__global__ void __launch_bounds__(kEpilogueThreads) tf32_epilogue_kernel(EpilogueParams const p,
-                                                                         std::uint32_t* recompute) {
+/// Pass 1, bandwidth-bound: each entry from the GEMM's product where the bound holds it (file
+/// comment); the others are not stored but appended to `marked`, a word per 32 columns, for pass
+/// 2. A few instructions an entry (one multiply by the norms' reciprocals for cosine, no division,
+/// the addresses per row): a version with the exact sum in the same kernel ran at 0.7 TB/s, one
+/// with two divisions an entry at 89% of the SM's issue.
+template <Tf32Kind kKind>
+__global__ void __launch_bounds__(kEpilogueThreads) tf32_epilogue_kernel(EpilogueParams const p) {
   int const lane = static_cast<int>(threadIdx.x % 32);
-  std::int64_t const words_per_row = mask_words_per_row(p.n);
-  std::int64_t const tasks_per_row = (words_per_row + kWordsPerWarp - 1) / kWordsPerWarp;
+  std::int64_t const groups = (p.rows + kRowsPerTask - 1) / kRowsPerTask;
   std::int64_t const warps = static_cast<std::int64_t>(gridDim.x) * (blockDim.x / 32);
   for (std::int64_t task = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-       task < p.rows * tasks_per_row; task += warps) {
-    std::int64_t const r = task / tasks_per_row;
-    std::int64_t const word0 = task % tasks_per_row * kWordsPerWarp;
-    float g[kWordsPerWarp];
+       task < groups * p.words_per_row; task += warps) {
+    std::int64_t const r0 = task / p.words_per_row * kRowsPerTask;
+    std::int64_t const w = task % p.words_per_row;
+    std::int64_t const j = w * 32 + lane;
+    bool const column = j < p.n;
+    float column_term = 0.0f;
+    if (column) column_term = kKind == Tf32Kind::kSquares ? p.y_squares[j]
+                              : kKind == Tf32Kind::kCosine ? p.y_inverse_norms[j]
+                                                           : 0.0f;
+    float g[kRowsPerTask];
+    float const* from = p.g + r0 * p.ldg + j;
 #pragma unroll
-    for (int w = 0; w < kWordsPerWarp; ++w) {
-      std::int64_t const j = (word0 + w) * 32 + lane;
-      g[w] = j < p.n ? p.g[r * p.ldg + j] : 0.0f;
-    }
+    for (int t = 0; t < kRowsPerTask; ++t, from += p.ldg) g[t] = column && r0 + t < p.rows ? *from : 0.0f;
+    std::uint32_t my_word = 0;  // lane t: row r0 + t's word
 #pragma unroll
-    for (int w = 0; w < kWordsPerWarp; ++w) {
-      std::int64_t const j = (word0 + w) * 32 + lane;
+    for (int t = 0; t < kRowsPerTask; ++t) {
+      std::int64_t const r = r0 + t;
+      if (r >= p.rows) break;  // uniform over the warp
+      std::int64_t const i = p.row0 + r;
       bool exact = false;
-      if (in_output(p, r, j)) {
-        float const value = approximate_entry(p, r, j, g[w], &exact);
-        if (!exact) store(p, r, j, value);
+      if (column && (!p.condensed || j > i)) {
+        float value;
+        if constexpr (kKind == Tf32Kind::kSquares) {
+          float const norms = p.x_squares[r] + column_term;
+          float const d2 = fmaxf(__fmaf_rn(-2.0f, g[t], norms), 0.0f);
+          exact = !(d2 > __fmaf_rn(p.keep, norms, p.flushed));  // also NaN and inf norms
+          value = p.squares.take_sqrt ? sqrtf(d2) : d2;
+        } else if constexpr (kKind == Tf32Kind::kInnerProduct) {
+          exact = !isfinite(g[t]);
+          value = g[t];
+        } else {
+          // 1 - clamp(g / (|x| |y|)), the exact path's finish with the quotient as two products
+          // (within the 2^-21 of E for the epilogue's roundings); a zero or infinite norm gives
+          // a non-finite value or threshold, so the entry is marked.
+          float const inverse_x = p.x_inverse_norms[r];
+          float const c = g[t] * (inverse_x * column_term);
+          value = 1.0f - fminf(fmaxf(c, -1.0f), 1.0f);
+          float const threshold = __fmaf_rn(p.flushed * inverse_x, column_term, p.keep);
+          exact = !(value > threshold) || !isfinite(c);
+        }
+        exact = exact || (p.zero_diagonal && i == j);
+        if (!exact) p.out[row_base(p, r) + j] = value;
       }
       std::uint32_t const word = __ballot_sync(0xffffffffu, exact);
-      if (lane == 0 && word0 + w < words_per_row) recompute[r * words_per_row + word0 + w] = word;
+      if (lane == t) my_word = word;
+    }
+    // One atomic per task for its marked words.
+    bool const marks_row = lane < kRowsPerTask && my_word != 0;
+    std::uint32_t const rows_marked = __ballot_sync(0xffffffffu, marks_row);
+    if (rows_marked != 0) {
+      std::uint32_t first = 0;
+      if (lane == 0) first = atomicAdd(p.marked_count, static_cast<std::uint32_t>(__popc(rows_marked)));
+      first = __shfl_sync(0xffffffffu, first, 0);
+      if (marks_row) {
+        p.marked[first + static_cast<std::uint32_t>(__popc(rows_marked & ((1u << lane) - 1)))] = {
+            my_word, static_cast<std::uint32_t>((r0 + lane) * p.words_per_row + w)};
+      }
     }
   }
 }
 
-/// Pass 2: the marked entries, exactly. Each lane reads one mask word; the warp then takes the
-/// nonzero ones in turn, a lane per marked column, so the work follows the marks, not the output.
-__global__ void tf32_exact_entries_kernel(EpilogueParams const p,
-                                          std::uint32_t const* recompute) {
+/// Pass 2: the marked entries, exactly, a warp per marked word and a lane per marked column. Its
+/// grid is fixed; the work follows the list, so outputs with nothing marked cost a launch.
+__global__ void tf32_exact_entries_kernel(EpilogueParams const p) {
   int const lane = static_cast<int>(threadIdx.x % 32);
-  std::int64_t const words_per_row = mask_words_per_row(p.n);
-  std::int64_t const words = p.rows * words_per_row;
+  std::int64_t const count = *p.marked_count;
   std::int64_t const warps = static_cast<std::int64_t>(gridDim.x) * (blockDim.x / 32);
-  for (std::int64_t base = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32 * 32;
-       base < words; base += warps * 32) {
-    std::uint32_t const mine = base + lane < words ? recompute[base + lane] : 0u;
-    for (std::uint32_t pending = __ballot_sync(0xffffffffu, mine != 0); pending != 0; pending &= pending - 1) {
-      int const from = __ffs(static_cast<int>(pending)) - 1;
-      std::uint32_t const word = __shfl_sync(0xffffffffu, mine, from);
-      if ((word >> lane & 1u) != 0) {
-        std::int64_t const r = (base + from) / words_per_row;
-        std::int64_t const j = (base + from) % words_per_row * 32 + lane;
-        store(p, r, j, exact_entry(p, p.row0 + r, j));
-      }
+  for (std::int64_t e = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; e < count;
+       e += warps) {
+    MarkedWord const m = p.marked[e];
+    if ((m.bits >> lane & 1u) != 0) {
+      store_exact(p, m.word_index / p.words_per_row, m.word_index % p.words_per_row * 32 + lane);
     }
   }
 }
@@ -253,15 +279,43 @@ bool tf32_pairwise(PairwiseProblem const& pr, cudaStream_t stream) {
     p.dot = dot_op<float, float>(op);
     bool const cosine = p.dot.kind == ops::DotOp<float, float>::Finish::kCosineDistance;
     p.kind = cosine ? Tf32Kind::kCosine : Tf32Kind::kInnerProduct;
+    if (cosine) {
+      norms = scratch_array(1, rows + n, stream);
+      auto* inverse = norms.data_as<float>();
+      auto launch_reciprocals = [&](float const* v, std::int64_t count, float* out) {
+        if (count == 0) return;
+        reciprocals_kernel<<<static_cast<unsigned>((count + 255) / 256), 256, 0, stream>>>(v, count, out);
+        CUDIST_CHECK_LAUNCH();
+      };
+      launch_reciprocals(p.dot.x_norms + row0, rows, inverse);
+      launch_reciprocals(p.dot.y_norms, n, inverse + rows);
+      p.x_inverse_norms = inverse;
+      p.y_inverse_norms = inverse + rows;
+    }
   }
   if (rows > 0 && n > 0) {
-    std::int64_t const words = rows * mask_words_per_row(n);
-    Array recompute = Array::allocate(1, words, DType::kInt32, Device::cuda(cuda_get_device()), stream);
-    auto* mask = reinterpret_cast<std::uint32_t*>(recompute.data_as<std::int32_t>());
-    tf32_epilogue_kernel<<<epilogue_blocks(rows * ((mask_words_per_row(n) + kWordsPerWarp - 1) / kWordsPerWarp)),
-                           kEpilogueThreads, 0, stream>>>(p, mask);
+    p.words_per_row = (n + 31) / 32;
+    std::int64_t const words = rows * p.words_per_row;
+    CUDIST_EXPECTS(words <= std::int64_t{UINT32_MAX}, "precision tf32: an output window of " << words
+                                                          << " 32-column words (at most 2^32 - 1)");
+    // The marked words (8 bytes each, 1/16 of the window's output at most) and their count.
+    Array marked = Array::allocate(1, 2 * words + 1, DType::kInt32, Device::cuda(cuda_get_device()), stream);
+    p.marked_count = reinterpret_cast<std::uint32_t*>(marked.data_as<std::int32_t>());
+    p.marked = reinterpret_cast<MarkedWord*>(p.marked_count + 2);
+    CUDIST_CUDA_TRY(cudaMemsetAsync(p.marked_count, 0, sizeof(std::uint32_t), stream));
+    std::int64_t const groups = (rows + kRowsPerTask - 1) / kRowsPerTask;
+    unsigned const blocks = epilogue_blocks(groups * p.words_per_row);
+    switch (p.kind) {
+      case Tf32Kind::kSquares: tf32_epilogue_kernel<Tf32Kind::kSquares><<<blocks, kEpilogueThreads, 0, stream>>>(p); break;
+      case Tf32Kind::kInnerProduct:
+        tf32_epilogue_kernel<Tf32Kind::kInnerProduct><<<blocks, kEpilogueThreads, 0, stream>>>(p);
+        break;
+      case Tf32Kind::kCosine: tf32_epilogue_kernel<Tf32Kind::kCosine><<<blocks, kEpilogueThreads, 0, stream>>>(p); break;
+    }
     CUDIST_CHECK_LAUNCH();
-    tf32_exact_entries_kernel<<<epilogue_blocks((words + 31) / 32), kEpilogueThreads, 0, stream>>>(p, mask);
+    // 8192 warps for the marked words: a few microseconds where none is (random rows), and a
+    // full GPU where many are (near rows, pdist of duplicates).
+    tf32_exact_entries_kernel<<<1024, kEpilogueThreads, 0, stream>>>(p);
     CUDIST_CHECK_LAUNCH();
   }
   return true;
