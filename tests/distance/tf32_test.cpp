@@ -15,6 +15,7 @@
 #include "common/data.hpp"
 #include "common/expect_error.hpp"
 #include "cudist/distance/pairwise.hpp"
+#include "distance/detail/tf32_bound.hpp"
 #if CUDIST_WITH_CUDA
 #include "core/cuda/cublas_library.hpp"
 #endif
@@ -35,12 +36,6 @@ bool tf32_runs() {
 #else
   return false;
 #endif
-}
-
-/// The bound's E for depth d (tf32_pairwise.cu): the GEMM's error relative to sum |x_k y_k|.
-double tf32_error(std::int64_t d) {
-  return std::ldexp(1.0, -9) + std::ldexp(1.0, -20) + static_cast<double>(d + 2) * std::ldexp(1.0, -22) +
-         std::ldexp(1.0, -21);
 }
 
 double squared_norm(float const* row, std::int64_t d) {
@@ -70,8 +65,8 @@ struct Compared {
 /// GEMM only where the bound is at most a 16th of the value.
 Compared compare(Array const& got, Array const& exact, Array const& x, Array const& y, Metric metric) {
   std::int64_t const m = x.rows(), n = y.rows(), d = x.cols();
-  double const gamma = static_cast<double>(d + 2) * std::ldexp(1.0, -24);
-  double const e = tf32_error(d) + gamma;
+  double const gamma = static_cast<double>(d + 2) * std::ldexp(1.0, -24);  // the exact path's own error
+  double const flushed = detail::tf32_flushed_products(d);
   auto const* g = got.data_as<float>();
   auto const* want = exact.data_as<float>();
   Compared c;
@@ -81,26 +76,34 @@ Compared compare(Array const& got, Array const& exact, Array const& x, Array con
       if (a == b || (std::isnan(a) && std::isnan(b))) continue;
       ++c.differing;
       double const sx = squared_norm(x.data_as<float>() + i * d, d), sy = squared_norm(y.data_as<float>() + j * d, d);
-      double const tf32_part = tf32_error(d);  // the part the keep rule is about (tf32_pairwise.cu)
       std::string const at = std::string(metric_name(metric)) + " (" + std::to_string(i) + ", " + std::to_string(j) +
                              "): " + std::to_string(a) + " against exact " + std::to_string(b);
-      double const flushed = std::ldexp(static_cast<double>(d), -126);  // products below float32's range
+      // Within the bound plus the exact path's own error, and kept from the GEMM only where the
+      // bound (the part the keep rule is about) is at most a 16th of the value.
       switch (metric) {
-        case Metric::kSqEuclidean:
-          EXPECT_LE(std::fabs(a - b), (e * (sx + sy) + 2 * flushed) * (1 + 1e-6)) << at;
-          EXPECT_GE(b, 15 * tf32_part * (sx + sy) * (1 - 1e-3)) << at << ": kept where the bound exceeds a 16th";
+        case Metric::kSqEuclidean: {
+          double const e = detail::tf32_squares_error(d);
+          EXPECT_LE(std::fabs(a - b), ((e + gamma) * (sx + sy) + 2 * flushed) * (1 + 1e-6)) << at;
+          EXPECT_GE(b, 15 * e * (sx + sy) * (1 - 1e-3)) << at << ": kept where the bound exceeds a 16th";
           break;
-        case Metric::kEuclidean:
-          EXPECT_LE(std::fabs(a - b), (e * (sx + sy) + 2 * flushed) / (a + b) * (1 + 1e-6)) << at;
-          EXPECT_GE(b * b, 15 * tf32_part * (sx + sy) * (1 - 1e-3)) << at << ": kept where the bound exceeds a 16th";
+        }
+        case Metric::kEuclidean: {
+          double const e = detail::tf32_squares_error(d);
+          EXPECT_LE(std::fabs(a - b), ((e + gamma) * (sx + sy) + 2 * flushed) / (a + b) * (1 + 1e-6)) << at;
+          EXPECT_GE(b * b, 15 * e * (sx + sy) * (1 - 1e-3)) << at << ": kept where the bound exceeds a 16th";
           break;
+        }
         case Metric::kInnerProduct:
-          EXPECT_LE(std::fabs(a - b), (e * std::sqrt(sx * sy) + flushed) * (1 + 1e-6)) << at;
+          EXPECT_LE(std::fabs(a - b), ((detail::tf32_dot_error(d) + 0x1p-21 + gamma) * std::sqrt(sx * sy) + flushed) *
+                                          (1 + 1e-6))
+              << at;
           break;
-        default:  // cosine
-          EXPECT_LE(std::fabs(a - b), (e + flushed / std::sqrt(sx * sy)) * (1 + 1e-6)) << at;
-          EXPECT_GE(b, 15 * tf32_part * (1 - 1e-3)) << at << ": kept where the bound exceeds a 16th";
+        default: {  // cosine
+          double const e = detail::tf32_cosine_error(d);
+          EXPECT_LE(std::fabs(a - b), (e + flushed + gamma) * (1 + 1e-6)) << at;
+          EXPECT_GE(b, 15 * e * (1 - 1e-3)) << at << ": kept where the bound exceeds a 16th";
           break;
+        }
       }
     }
   }
@@ -117,23 +120,27 @@ TEST(Tf32, NamesAndErrors) {
 TEST(Tf32, WithinTheBoundAndExactWhereItCouldNotHold) {
   CUDIST_REQUIRE_BACKEND();
   Resources const res = test::backend_resources();
-  std::int64_t const m = 70, n = 230, d = 100;
-  test::TestMatrix x = rows_of(m, d, 1, m - 10), y = rows_of(n, d, 2, n - 20);
-  auto* yv = static_cast<float*>(y.array.data());
-  auto const* xv = static_cast<float const*>(x.array.data());
-  for (std::int64_t k = 0; k < d; ++k) yv[3 * d + k] = xv[2 * d + k];  // x row 2 = y row 3
-  Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
-  for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean, Metric::kInnerProduct, Metric::kCosine}) {
-    Array const exact = test::to_host(cdist(res, xb, yb, metric).view());
-    Array const got = test::to_host(cdist(res, xb, yb, metric, tf32()).view());
-    Compared const c = compare(got, exact, x.array, y.array, metric);
-    if (tf32_runs()) {
-      EXPECT_GT(c.differing, 0) << metric_name(metric) << ": the TF32 path was not taken";
-    } else {
-      EXPECT_EQ(c.differing, 0) << metric_name(metric) << ": the CPU backend is exact under tf32";
-    }
-    if (metric != Metric::kInnerProduct) {  // identical rows: the exact value (0 for the distances)
-      EXPECT_EQ(got.data_as<float>()[2 * n + 3], exact.data_as<float>()[2 * n + 3]) << metric_name(metric);
+  // d = 37: the augmented rows' tail and padding (their width rounds d + 4 up to 4) misaligned.
+  for (std::int64_t const d : {100, 37}) {
+    std::int64_t const m = 70, n = 230;
+    test::TestMatrix x = rows_of(m, d, 1, m - 10), y = rows_of(n, d, 2, n - 20);
+    auto* yv = static_cast<float*>(y.array.data());
+    auto const* xv = static_cast<float const*>(x.array.data());
+    for (std::int64_t k = 0; k < d; ++k) yv[3 * d + k] = xv[2 * d + k];  // x row 2 = y row 3
+    Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+    for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean, Metric::kInnerProduct, Metric::kCosine}) {
+      SCOPED_TRACE(std::string(metric_name(metric)) + ", d = " + std::to_string(d));
+      Array const exact = test::to_host(cdist(res, xb, yb, metric).view());
+      Array const got = test::to_host(cdist(res, xb, yb, metric, tf32()).view());
+      Compared const c = compare(got, exact, x.array, y.array, metric);
+      if (tf32_runs()) {
+        EXPECT_GT(c.differing, 0) << "the TF32 path was not taken";
+      } else {
+        EXPECT_EQ(c.differing, 0) << "the CPU backend is exact under tf32";
+      }
+      if (metric != Metric::kInnerProduct) {  // identical rows: the exact value (0 for the distances)
+        EXPECT_EQ(got.data_as<float>()[2 * n + 3], exact.data_as<float>()[2 * n + 3]);
+      }
     }
   }
 }
