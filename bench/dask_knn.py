@@ -17,9 +17,17 @@ LocalCUDACluster when it is installed)::
 A quick run on a CPU (both sides on the CPU backend; the figures mean little there)::
 
     python3 bench/dask_knn.py --device cpu --queries 2000 --database 20000 --repeats 1
+
+--timeline adds --repeats Dask jobs taken apart (JSON "timeline", each phase's median, and a table
+on stderr): the client's graph build and submission, the scheduler's update-graph, each task as
+the scheduler sent it, the worker ran it and the scheduler heard of it, and the result's gather;
+then, in a task on the workers' own blocks, the task's body against knn on aligned copies made
+beforehand (what taking the blocks as they arrive costs). One machine's clock is assumed: the
+times of the client, the scheduler and the workers are compared directly.
 """
 import argparse
 import json
+import math
 import os
 import platform
 import statistics
@@ -81,6 +89,110 @@ def median_seconds(run, repeats):
     return statistics.median(times), times
 
 
+def _scheduler_transitions(dask_scheduler, since):
+    """When the scheduler sent each task to a worker ("processing") and heard that it had
+    finished ("memory"), for the transitions after `since`."""
+    times = {}
+    for entry in dask_scheduler.transition_log:  # (key, start, finish, ..., timestamp)
+        if entry[-1] >= since and entry[2] in ("processing", "memory"):
+            times.setdefault(entry[0], {})[entry[2]] = entry[-1]
+    return times
+
+
+def _in_task_split(XA, XB, k, device, repeats):
+    """On a worker, with its blocks as a knn task receives them: the task's body, against knn on
+    aligned copies made beforehand, medians of `repeats` after a warm-up of each."""
+    from cudist import _dask_blocks
+
+    def seconds(run):
+        return median_seconds(run, repeats)[0]
+
+    aligned = [np.require(X, requirements="AC") for X in (XA, XB)]
+    return {
+        "blocks": [{"bytes": X.nbytes, "address_mod_64": X.ctypes.data % 64,
+                    "aligned": bool(X.flags.aligned), "c_contiguous": bool(X.flags.c_contiguous)}
+                   for X in (XA, XB)],
+        "task_body_s": seconds(lambda: _dask_blocks.knn_block(XA, XB, 0, k, "euclidean", device,
+                                                               {})),
+        "knn_on_aligned_copies_s": seconds(lambda: cudist.knn(*aligned, k, device=device)),
+    }
+
+
+def timeline(client, build):
+    """One Dask job taken apart: `build()` makes its collections, computed on `client` phase by
+    phase as dask.compute would (client.compute, then gather). Times are seconds from the start
+    of build()."""
+    with distributed.get_task_stream(client) as stream:
+        t0 = time.time()
+        collections = build()
+        built = time.time()
+        futures = client.compute(list(collections))
+        submitted = time.time()
+        distributed.wait(futures)
+        known = time.time()
+        client.gather(futures)
+        gathered = time.time()
+    sent = client.run_on_scheduler(_scheduler_transitions, since=t0)
+    graph = [event["metrics"] for stamp, event in client.get_events("scheduler")
+             if stamp >= t0 and event.get("action") == "update-graph"][-1]
+    tasks = []
+    for record in sorted(stream.data, key=lambda r: r["startstops"][0]["start"]):
+        times = sent.get(record["key"], {})
+        task = {"key": distributed.utils.key_split(record["key"]), "worker": record["worker"],
+                "sent": times.get("processing", math.nan) - t0}
+        for step in record["startstops"]:  # compute, and transfer / deserialize where any
+            task[step["action"] + "_start"] = step["start"] - t0
+            task[step["action"] + "_s"] = step["stop"] - step["start"]
+        task["done"] = record["startstops"][-1]["stop"] - t0
+        task["scheduler_heard"] = times.get("memory", math.nan) - t0
+        tasks.append(task)
+    busy, end = 0.0, -math.inf  # the time some worker computes: the union of the tasks' spans
+    for task in tasks:
+        start = max(task["compute_start"], end)
+        end = max(end, task["done"])
+        busy += max(0.0, end - start)
+    last = max(task["done"] for task in tasks)
+    received = graph["start_timestamp_seconds"] - t0
+    phases = {
+        "build_s": built - t0,
+        "submit_s": submitted - built,  # expression pickled and queued to the scheduler
+        # The client's batched send and the comm; below 0 when the scheduler had it before
+        # client.compute returned (the send runs on the client's event loop).
+        "to_scheduler_s": received - (submitted - t0),
+        "update_graph_s": graph["duration_seconds"],  # unpickle, materialise, order, states
+        "to_first_task_s": tasks[0]["compute_start"] - received - graph["duration_seconds"],
+        "tasks_compute_s": busy,
+        "between_tasks_s": last - tasks[0]["compute_start"] - busy,  # no task running
+        "results_known_s": known - t0 - last,  # worker -> scheduler -> client
+        "gather_s": gathered - known,
+        "total_s": gathered - t0,
+    }
+    return {"phases": phases, "tasks": tasks}
+
+
+def timelines(client, build, probe, repeats):
+    """`repeats` timelines: each phase's median over them, every run's phases, the last run's
+    tasks; then `probe` (a delayed value)."""
+    runs = [timeline(client, build) for _ in range(repeats)]
+    phases = {name: statistics.median(run["phases"][name] for run in runs)
+              for name in runs[0]["phases"]}
+    return {"phases_median": phases, "runs": [run["phases"] for run in runs],
+            "tasks": runs[-1]["tasks"], "in_task": client.compute(probe).result()}
+
+
+def print_timeline(record, file):
+    phases, tasks = record["phases_median"], record["tasks"]
+    print(f"phase (median of {len(record['runs'])})   ms", file=file)
+    for name, seconds in phases.items():
+        print(f"{name.removesuffix('_s'):18} {seconds * 1e3:8.1f}", file=file)
+    print("task, last run (ms)          sent    start  compute     done  sched.heard", file=file)
+    for task in tasks:
+        print(f"{task['key'][:26]:26} {task['sent'] * 1e3:7.1f} {task['compute_start'] * 1e3:8.1f}"
+              f" {task['compute_s'] * 1e3:8.1f} {task['done'] * 1e3:8.1f}"
+              f" {task['scheduler_heard'] * 1e3:8.1f}", file=file)
+    print("in task:", json.dumps(record["in_task"]), file=file)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.partition("\n\n")[0])
     parser.add_argument("--queries", type=int, default=40000)
@@ -97,6 +209,8 @@ def main():
     parser.add_argument("--database-chunks", type=int, default=None,
                         help="blocks of the database (default: one per worker)")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--timeline", action="store_true",
+                        help="add one Dask job taken apart phase by phase (see above)")
     args = parser.parse_args()
 
     gpus = len(cudist.devices()) - 1
@@ -128,6 +242,12 @@ def main():
 
         dask_s, dask_runs = median_seconds(run_dask, args.repeats)
         distances, indices = run_dask()
+        if args.timeline:
+            probe = dask.delayed(_in_task_split)(XA.to_delayed()[0, 0], XB.to_delayed()[0, 0],
+                                                 args.k, args.device, args.repeats)
+            parts = timelines(client, lambda: cudist.dask.knn(XA, XB, args.k, device=args.device),
+                              probe, args.repeats)
+            print_timeline(parts, sys.stderr)
 
     print(json.dumps({
         "benchmark": "dask_knn",
@@ -143,6 +263,7 @@ def main():
         "dask_over_in_process": dask_s / inprocess_s,
         "same_indices_fraction": float(np.mean(indices == expected_indices)),
         "max_abs_distance_difference": float(np.max(np.abs(distances - expected_distances))),
+        **({"timeline": parts} if args.timeline else {}),
     }, indent=2))
 
 
