@@ -94,6 +94,16 @@ def _device(device):
     return str(device)
 
 
+def _params(kwargs):
+    """The keyword arguments as every task gets them. Arrays among them (w, V, VI) go into the
+    graph once, as a value each worker fetches once; anything else is written into each task,
+    since a value of its own is a task that every block task waits for: a scheduler round trip
+    before the first block starts (about 6 ms on a LocalCluster, docs/tuning.md)."""
+    if any(np.ndim(value) > 0 for value in kwargs.values()):
+        return dask.delayed(kwargs, pure=True)
+    return kwargs
+
+
 def _same_columns(who, XA, XB):
     if XA.array.shape[1] != XB.array.shape[1]:
         raise ValueError(f"cudist.dask.{who}: XA has {XA.array.shape[1]} columns but XB has "
@@ -158,7 +168,7 @@ def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, split_every=8,
     if not pad and A.array.shape[0] > 0 and k > B.array.shape[0]:
         raise ValueError(f"cudist.dask.knn: k = {k} but XB has only {B.array.shape[0]} rows; "
                          "pass pad=True to pad the missing neighbours with index -1")
-    device, params = _device(device), dask.delayed(kwargs, pure=True)
+    device, params = _device(device), _params(kwargs)
     distances, indices = [], []
     for rows, (d, i) in zip(A.sizes, _nearest(A, B, k, metric, device, params, split_every, pad)):
         dtype = _distance_dtype(A)
@@ -182,7 +192,7 @@ def match(XA, XB, metric="euclidean", *, ratio=0.75, mutual=False, max_distance=
     neighbors.match(_empty_rows(A), _empty_rows(B), metric, ratio=ratio, mutual=mutual,
                     max_distance=max_distance, **kwargs)
     split_every = _split_every("match", split_every)
-    device, params = _device(device), dask.delayed(kwargs, pure=True)
+    device, params = _device(device), _params(kwargs)
     best_two = _nearest(A, B, 2, metric, device, params, split_every, pad=True)
     nearest_query = None
     if mutual:
@@ -209,7 +219,7 @@ def cdist(XA, XB, metric="euclidean", *, dtype=None, device=None, **kwargs):
     metric = _metric_kwargs("cdist", metric, kwargs)
     distance.cdist(_empty_rows(A), _empty_rows(B), metric, dtype=dtype, **kwargs)
     result = _result_dtype(A, dtype)
-    device, params = _device(device), dask.delayed(dict(kwargs, dtype=result.name), pure=True)
+    device, params = _device(device), _params(dict(kwargs, dtype=result.name))
     block = _task(_dask_blocks.cdist_block)
     return da.block([[da.from_delayed(block(a, b, metric, device, params), (ra, rb), result,
                                       meta=A.meta(2, result))
@@ -228,7 +238,7 @@ def pdist(X, metric="euclidean", *, dtype=None, device=None, **kwargs):
     metric = _metric_kwargs("pdist", metric, kwargs)
     distance.pdist(_empty_rows(R), metric, dtype=dtype, **kwargs)
     result = _result_dtype(R, dtype)
-    device, params = _device(device), dask.delayed(dict(kwargs, dtype=result.name), pure=True)
+    device, params = _device(device), _params(dict(kwargs, dtype=result.name))
     m = X.shape[0]
     diagonal, right = _task(_dask_blocks.pdist_block), _task(_dask_blocks.cdist_block)
     condensed_rows = _task(_dask_blocks.condensed_rows)
