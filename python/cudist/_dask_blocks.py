@@ -49,7 +49,9 @@ def knn_block(XA, XB, first_row, k, metric, device, params):
         return (xp.empty((XA.shape[0], 0), dtype=dtype), xp.empty((XA.shape[0], 0), dtype="int64"))
     distances, indices = neighbors.knn(_aligned(XA, device), _aligned(XB, device), k_here, metric,
                                        device=device, **params)
-    return distances, indices + first_row
+    if first_row:  # in place: the call's own new array, where a sum would allocate another
+        indices += first_row
+    return distances, indices
 
 
 def merge_nearest(candidates, k, largest_first, pad=False):
