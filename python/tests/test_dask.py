@@ -75,6 +75,23 @@ def test_knn_runs_one_task_per_block_pair(rng):
     assert len(block_tasks) == len(A_CHUNKS) * len(B_CHUNKS)
 
 
+@pytest.mark.parametrize("kwargs, shared", [({}, 0), ({"p": 3}, 0), ({"w": [1, 2, 1, 2, 1]}, 1)])
+def test_knn_blocks_wait_for_no_task_but_a_shared_array(client, rng, kwargs, shared):
+    # Scalars are written into each task; a task of their own would hold every block task back
+    # by a scheduler round trip. Arrays go into the graph once.
+    A, B = rng.standard_normal((sum(A_CHUNKS), 5)), rng.standard_normal((sum(B_CHUNKS), 5))
+    XA, XB = _blocked(A, A_CHUNKS), _blocked(B, B_CHUNKS)
+    result = cudist.dask.knn(XA, XB, 3, "minkowski", **kwargs)
+    blocks = [task for key, task in dict(result[0].__dask_graph__()).items()
+              if str(key).startswith("knn_block-")]
+    inputs = {key for task in blocks for key in task.dependencies}
+    assert len(inputs) == len(A_CHUNKS) + len(B_CHUNKS) + shared
+    distances, indices = dask.compute(*result)
+    expected_distances, expected_indices = cudist.knn(A, B, 3, "minkowski", **kwargs)
+    np.testing.assert_array_equal(distances, expected_distances)
+    np.testing.assert_array_equal(indices, expected_indices)  # random reals: no ties
+
+
 @pytest.mark.parametrize("k, pad", [(4, False), (4, True), (9, True)])
 def test_knn_with_one_database_block_merges_only_to_pad(client, rng, k, pad):
     A, B = _integers(rng, sum(A_CHUNKS)), _integers(rng, 7)
