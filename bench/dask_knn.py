@@ -79,10 +79,11 @@ def cpu_workers(workers):
     return cluster, "LocalCluster"
 
 
-def median_seconds(run, repeats):
+def median_seconds(run, repeats, pause=0.0):
     run()  # warm-up
     times = []
     for _ in range(repeats):
+        time.sleep(pause)
         start = time.perf_counter()
         run()
         times.append(time.perf_counter() - start)
@@ -170,10 +171,13 @@ def timeline(client, build):
     return {"phases": phases, "tasks": tasks}
 
 
-def timelines(client, build, probe, repeats):
-    """`repeats` timelines: each phase's median over them, every run's phases, the last run's
-    tasks; then `probe` (a delayed value)."""
-    runs = [timeline(client, build) for _ in range(repeats)]
+def timelines(client, build, probe, repeats, pause):
+    """`repeats` timelines, `pause` seconds apart: each phase's median over them, every run's
+    phases, the last run's tasks; then `probe` (a delayed value)."""
+    runs = []
+    for _ in range(repeats):
+        time.sleep(pause)
+        runs.append(timeline(client, build))
     phases = {name: statistics.median(run["phases"][name] for run in runs)
               for name in runs[0]["phases"]}
     return {"phases_median": phases, "runs": [run["phases"] for run in runs],
@@ -209,8 +213,16 @@ def main():
     parser.add_argument("--database-chunks", type=int, default=None,
                         help="blocks of the database (default: one per worker)")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--pause", type=float, default=0.1,
+                        help="seconds of idle before each timed run (default 0.1): right after a "
+                        "job, the client's message releasing its results holds the next job's "
+                        "graph back up to 10 ms (the client's batched-send interval), which a "
+                        "lone job does not wait; 0 runs them back to back, as before")
+    parser.add_argument("--direct-to-workers", action="store_true",
+                        help="gather the result from the workers directly instead of through "
+                        "the scheduler (Client(direct_to_workers=True))")
     parser.add_argument("--timeline", action="store_true",
-                        help="add one Dask job taken apart phase by phase (see above)")
+                        help="add --repeats Dask jobs taken apart phase by phase (see above)")
     args = parser.parse_args()
 
     gpus = len(cudist.devices()) - 1
@@ -225,12 +237,13 @@ def main():
     B = rng.uniform(-1, 1, (args.database, args.dim)).astype(np.float32)
 
     inprocess_s, inprocess_runs = median_seconds(
-        lambda: cudist.knn(A, B, args.k, device=in_process_device), args.repeats)
+        lambda: cudist.knn(A, B, args.k, device=in_process_device), args.repeats, args.pause)
     expected_distances, expected_indices = cudist.knn(A, B, args.k, device=in_process_device)
 
     cluster, cluster_kind = (one_worker_per_gpu(workers) if args.device == "cuda"
                              else cpu_workers(workers))
-    with cluster, distributed.Client(cluster) as client:
+    with cluster, distributed.Client(
+            cluster, direct_to_workers=args.direct_to_workers) as client:
         client.wait_for_workers(workers)
         XA = da.from_array(A, chunks=(-(-args.queries // args.query_chunks), -1))
         XB = da.from_array(B, chunks=(-(-args.database // database_chunks), -1))
@@ -240,13 +253,13 @@ def main():
         def run_dask():
             return dask.compute(*cudist.dask.knn(XA, XB, args.k, device=args.device))
 
-        dask_s, dask_runs = median_seconds(run_dask, args.repeats)
+        dask_s, dask_runs = median_seconds(run_dask, args.repeats, args.pause)
         distances, indices = run_dask()
         if args.timeline:
             probe = dask.delayed(_in_task_split)(XA.to_delayed()[0, 0], XB.to_delayed()[0, 0],
                                                  args.k, args.device, args.repeats)
             parts = timelines(client, lambda: cudist.dask.knn(XA, XB, args.k, device=args.device),
-                              probe, args.repeats)
+                              probe, args.repeats, args.pause)
             print_timeline(parts, sys.stderr)
 
     print(json.dumps({
@@ -259,6 +272,7 @@ def main():
                        "runs_s": inprocess_runs},
         "dask": {"cluster": cluster_kind, "workers": workers, "device": args.device,
                  "query_chunks": len(XA.chunks[0]), "database_chunks": len(XB.chunks[0]),
+                 "direct_to_workers": args.direct_to_workers, "pause_s": args.pause,
                  "median_s": dask_s, "runs_s": dask_runs},
         "dask_over_in_process": dask_s / inprocess_s,
         "same_indices_fraction": float(np.mean(indices == expected_indices)),
