@@ -167,6 +167,7 @@ def timeline(client, build):
         "results_known_s": known - t0 - last,  # worker -> scheduler -> client
         "gather_s": gathered - known,
         "total_s": gathered - t0,
+        "outside_tasks_s": gathered - t0 - busy,  # the job's time with no task computing
     }
     return {"phases": phases, "tasks": tasks}
 
