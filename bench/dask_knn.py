@@ -137,7 +137,7 @@ def timeline(client, build):
     graph = [event["metrics"] for stamp, event in client.get_events("scheduler")
              if stamp >= t0 and event.get("action") == "update-graph"][-1]
     tasks = []
-    for record in sorted(stream.data, key=lambda r: r["startstops"][0]["start"]):
+    for record in stream.data:
         times = sent.get(record["key"], {})
         task = {"key": distributed.utils.key_split(record["key"]), "worker": record["worker"],
                 "sent": times.get("processing", math.nan) - t0}
@@ -147,6 +147,7 @@ def timeline(client, build):
         task["done"] = record["startstops"][-1]["stop"] - t0
         task["scheduler_heard"] = times.get("memory", math.nan) - t0
         tasks.append(task)
+    tasks.sort(key=lambda task: task["compute_start"])
     busy, end = 0.0, -math.inf  # the time some worker computes: the union of the tasks' spans
     for task in tasks:
         start = max(task["compute_start"], end)
