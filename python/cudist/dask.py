@@ -98,7 +98,7 @@ def _params(kwargs):
     """The keyword arguments as every task gets them. Arrays among them (w, V, VI) go into the
     graph once, as a value each worker fetches once; anything else is written into each task,
     since a value of its own is a task that every block task waits for: a scheduler round trip
-    before the first block starts (about 6 ms on a LocalCluster, docs/tuning.md)."""
+    before the first block starts (8-10 ms a job on a CPU LocalCluster, docs/tuning.md)."""
     if any(np.ndim(value) > 0 for value in kwargs.values()):
         return dask.delayed(kwargs, pure=True)
     return kwargs
