@@ -154,6 +154,35 @@ __device__ float column_of(Columns<kColumns> const& v, int k) {
   }
 }
 
+/// Whether the entry at column j0 + k of a task's row is left to pass 2; otherwise `value` becomes
+/// what the output holds and `write` says whether it must be stored (the GEMM wrote the product
+/// itself there). `squares` is |x|^2 + |y|^2 (kSquares). kInterior: the caller knows the entry is
+/// in the output and off the diagonal, so in_row and diagonal are not read.
+template <Tf32Kind kKind, bool kInterior>
+__device__ bool marked(EpilogueParams const& p, float& value, bool& write, int k, int in_row, int diagonal,
+                       float squares) {
+  write = false;
+  if (!kInterior && !(k < in_row && (!p.condensed || k > diagonal))) return false;  // not an entry
+  write = p.condensed;
+  bool exact;
+  if constexpr (kKind == Tf32Kind::kSquares) {
+    exact = !(value > __fmaf_rn(p.keep, squares, p.flushed));  // also NaN, inf
+    if (p.squares.take_sqrt) {
+      value = sqrtf(value);
+      write = true;
+    }
+  } else if constexpr (kKind == Tf32Kind::kInnerProduct) {
+    exact = !isfinite(value);
+  } else {
+    exact = !(value > p.keep) || !isfinite(value);
+    if (value > 2.0f) {  // the exact path's finish clamps the cosine at -1
+      value = 2.0f;
+      write = true;
+    }
+  }
+  return exact || (!kInterior && p.zero_diagonal && k == diagonal);
+}
+
 /// Pass 1, bandwidth-bound: reads each entry of the GEMM and keeps it where the bound holds it
 /// (file comment), writing only where the output differs from the product (euclidean's square
 /// root, cosine's clamp at 2, the condensed layout); the others are appended to `marked` for pass
@@ -195,44 +224,59 @@ __global__ void __launch_bounds__(kEpilogueThreads) tf32_epilogue_kernel(Epilogu
     for (int k = 0; k < kColumns; ++k) {
       y_squares[k] = kKind == Tf32Kind::kSquares && j0 + k < p.n ? p.y_squares[j0 + k] : 0.0f;
     }
-    std::uint32_t my_word = 0;  // lane t kColumns + k: row r0 + t's word k
     // The lane's columns in the output: k < in_row (32-bit tests; the 64-bit ones cost a third of
     // the issue slots).
     int const in_row = static_cast<int>(std::min<std::int64_t>(std::max<std::int64_t>(p.n - j0, 0), kColumns));
+    // Row r0 + t's diagonal at column j0 + diagonal (clamped: -1 before the lane's columns,
+    // kColumns after): the condensed layout holds k > diagonal, a zero diagonal takes k == it.
+    auto diagonal_of = [&](int t) {
+      return static_cast<int>(std::min<std::int64_t>(std::max<std::int64_t>(p.row0 + r0 + t - j0, -1), kColumns));
+    };
+    auto x_squares = [&](int t) { return kKind == Tf32Kind::kSquares ? p.x_squares[r0 + t] : 0.0f; };
+    // Each entry decided and its value stored where it must be; per entry only the metric's test
+    // where the task is away from the edges, the condensed layout and the diagonal (most tasks).
+    std::int64_t const first_column = c * (32 * kColumns), first_row = p.row0 + r0;
+    bool const interior = !p.condensed && r0 + kRowsPerTask <= p.rows && first_column + 32 * kColumns <= p.n &&
+                          (!p.zero_diagonal || first_row + kRowsPerTask <= first_column ||
+                           first_row >= first_column + 32 * kColumns);
+    bool any_marked = false;
+    auto visit = [&](auto interior_task) {
+      constexpr bool kInterior = decltype(interior_task)::value;
+#pragma unroll
+      for (int t = 0; t < kRowsPerTask; ++t) {
+        if (!kInterior && r0 + t >= p.rows) break;  // uniform over the warp
+        int const diagonal = kInterior ? 0 : diagonal_of(t);
+        float const x = x_squares(t);
+#pragma unroll
+        for (int k = 0; k < kColumns; ++k) {
+          float value = column_of<kColumns>(g[t], k);
+          bool write;
+          bool const exact = marked<kKind, kInterior>(p, value, write, k, in_row, diagonal, x + y_squares[k]);
+          any_marked = any_marked || exact;
+          if (!exact && write) p.out[row_base(p, r0 + t) + j0 + k] = value;
+        }
+      }
+    };
+    if (interior) {
+      visit(std::true_type{});
+    } else {
+      visit(std::false_type{});
+    }
+    if (!__any_sync(0xffffffffu, any_marked)) continue;
+    // Rare: the marks as words (the decisions again, a ballot each), lane t kColumns + k holding
+    // row r0 + t's word k.
+    std::uint32_t my_word = 0;
 #pragma unroll
     for (int t = 0; t < kRowsPerTask; ++t) {
-      std::int64_t const r = r0 + t;
-      if (r >= p.rows) break;  // uniform over the warp
-      // Row i's diagonal at column j0 + diagonal (clamped: -1 before the lane's columns, kColumns
-      // after): the condensed layout holds k > diagonal, a zero diagonal takes k == diagonal exactly.
-      int const diagonal = static_cast<int>(
-          std::min<std::int64_t>(std::max<std::int64_t>(p.row0 + r - j0, -1), kColumns));
-      float const x_squares = kKind == Tf32Kind::kSquares ? p.x_squares[r] : 0.0f;
+      if (r0 + t >= p.rows) break;
+      int const diagonal = diagonal_of(t);
+      float const x = x_squares(t);
 #pragma unroll
       for (int k = 0; k < kColumns; ++k) {
-        bool exact = false;
-        if (k < in_row && (!p.condensed || k > diagonal)) {
-          float value = column_of<kColumns>(g[t], k);
-          bool write = p.condensed;
-          if constexpr (kKind == Tf32Kind::kSquares) {
-            exact = !(value > __fmaf_rn(p.keep, x_squares + y_squares[k], p.flushed));  // also NaN, inf
-            if (p.squares.take_sqrt) {
-              value = sqrtf(value);
-              write = true;
-            }
-          } else if constexpr (kKind == Tf32Kind::kInnerProduct) {
-            exact = !isfinite(value);
-          } else {
-            exact = !(value > p.keep) || !isfinite(value);
-            if (value > 2.0f) {  // the exact path's finish clamps the cosine at -1
-              value = 2.0f;
-              write = true;
-            }
-          }
-          exact = exact || (p.zero_diagonal && k == diagonal);
-          if (!exact && write) p.out[row_base(p, r) + j0 + k] = value;
-        }
-        std::uint32_t const word = __ballot_sync(0xffffffffu, exact);
+        float value = column_of<kColumns>(g[t], k);
+        bool write;
+        std::uint32_t const word =
+            __ballot_sync(0xffffffffu, marked<kKind, false>(p, value, write, k, in_row, diagonal, x + y_squares[k]));
         if (lane == t * kColumns + k) my_word = word;
       }
     }
