@@ -37,6 +37,7 @@
 #include "core/cuda/device_features.hpp"
 #include "core/detail/cuda_runtime.hpp"
 #include "cudist/core/array.hpp"
+#include "cudist/core/error.hpp"
 #include "distance/detail/cuda/source_sums.cuh"
 #include "distance/detail/dispatch_op.hpp"
 #include "distance/detail/ops.hpp"
@@ -357,7 +358,9 @@ Array scratch_array(std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
 
 }  // namespace
 
-bool tf32_pairwise(PairwiseProblem const& pr, cudaStream_t stream) {
+namespace {
+
+bool run_tf32(PairwiseProblem const& pr, cudaStream_t stream) {
   OpSpec const& op = pr.op;
   bool const squares = op.kind == OpKind::kSqDiffSum;
   bool const dot = op.kind == OpKind::kDot;
@@ -452,6 +455,18 @@ bool tf32_pairwise(PairwiseProblem const& pr, cudaStream_t stream) {
     }
   }
   return true;
+}
+
+}  // namespace
+
+bool tf32_pairwise(PairwiseProblem const& pr, cudaStream_t stream) {
+  try {
+    return run_tf32(pr, stream);
+  } catch (OutOfMemory const&) {
+    // No room for the augmented rows (a copy of y per window), the condensed layout's scratch or
+    // the marks: the exact path needs none of them and writes every entry of the output again.
+    return false;
+  }
 }
 
 }  // namespace cudist::detail::cuda
