@@ -11,7 +11,8 @@
 #                                          per core: 414 s with the build on the H100, one call)
 #   SANITIZE_TOOLS=memcheck SANITIZE_SHARDS=1 SANITIZE_JOBS=8 ...     (a subset, other widths)
 #   SANITIZE_BINARIES="sparse|split" ...                               (a subset of the test binaries)
-#   scripts/gpu_check.sh build multigpu   (2+ GPUs: device-set tests, then 2 GPUs vs 1 on k=10 knn)
+#   scripts/gpu_check.sh build multigpu   (2+ GPUs: device-set tests, then 2 GPUs vs 1 on k=10 knn,
+#                                          and Dask with a worker per GPU against it: carry .whl)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-check-out}
@@ -161,6 +162,17 @@ if want multigpu; then
   PYTHONPATH=/tmp/cudist-py python3 bench/multi_gpu_knn.py > "$OUT/multi-gpu-knn.json" 2>> "$OUT/summary.log"
   rc=$?; note "multigpu bench exit $rc: $(grep -E '"(speedup|identical_answers)"' "$OUT/multi-gpu-knn.json" | tr -d '\n ')"
   [ $rc -eq 0 ] || status=1
+  # Issue 14's Dask figure: one worker per GPU against the in-process multi-GPU call on the same
+  # job. The machine has no network: dask travels as wheels in .whl/ (carry it).
+  if ls .whl/*.whl > /dev/null 2>&1; then
+    python3 -m pip install -q --no-index --no-deps --target /tmp/dask-site .whl/*.whl >> "$OUT/multigpu_python.log" 2>&1
+    PYTHONPATH=/tmp/cudist-py:/tmp/dask-site python3 bench/dask_knn.py --in-process-device cuda:all \
+        > "$OUT/dask-knn-multi-gpu.json" 2>> "$OUT/multigpu_python.log"
+    rc=$?; note "multigpu dask exit $rc: $(grep -E '"dask_over_in_process"' "$OUT/dask-knn-multi-gpu.json" | tr -d '\n ')"
+    [ $rc -eq 0 ] || status=1
+  else
+    note "multigpu dask: skipped (no dask wheels in .whl/)"
+  fi
 fi
 note "gpu_check status $status"
 exit $status
