@@ -201,7 +201,7 @@ __global__ void __launch_bounds__(kEpilogueThreads) tf32_epilogue_kernel(Epilogu
   auto load = [&](std::int64_t task, Columns<kColumns> (&to)[kRowsPerTask]) {
     std::int64_t const r0 = task / p.chunks_per_row * kRowsPerTask;
     std::int64_t const j0 = task % p.chunks_per_row * (32 * kColumns) + lane * kColumns;
-    // The row stride is a multiple of kColumns (launcher), so a lane's columns lie in its row.
+    // The columns and the row stride are multiples of kColumns (launcher): a lane's columns lie in its row.
     auto const* from = reinterpret_cast<Columns<kColumns> const*>(p.g + r0 * p.ldg + j0);
     std::int64_t const step = p.ldg / kColumns;
 #pragma unroll
@@ -428,7 +428,7 @@ bool run_tf32(PairwiseProblem const& pr, cudaStream_t stream) {
   std::int64_t ldg = p.ld_out;
   Array scratch;
   if (condensed) {
-    ldg = (n + 3) / 4 * 4;  // 16-byte rows for pass 1's loads
+    ldg = n;
     scratch = scratch_array(rows, ldg, stream);
     g = scratch.data_as<float>();
   }
@@ -437,7 +437,9 @@ bool run_tf32(PairwiseProblem const& pr, cudaStream_t stream) {
   p.ldg = ldg;
 
   if (rows > 0 && n > 0) {
-    bool const vectors = ldg % 4 == 0 && reinterpret_cast<std::uintptr_t>(g) % 16 == 0;
+    // 16-byte loads where every row's fours of columns lie inside it: a loaded four that ran past
+    // column n would read the output's stride padding, which a view's last row need not have.
+    bool const vectors = n % 4 == 0 && ldg % 4 == 0 && reinterpret_cast<std::uintptr_t>(g) % 16 == 0;
     p.columns_per_lane = vectors ? 4 : 1;
     p.chunks_per_row = (n + 32 * p.columns_per_lane - 1) / (32 * p.columns_per_lane);
     std::int64_t const words = rows * p.chunks_per_row * p.columns_per_lane;
