@@ -92,8 +92,6 @@ void run_pdist(DistanceArgs const& a) {
          res, secs);
 }
 
-}  // namespace
-
 /// --precision: exact (default) or tf32, the dot-product metrics on the tensor cores (pairwise.hpp).
 void add_precision_option(CLI::App& cmd, std::string& precision) {
   cmd.add_option("--precision", precision,
@@ -101,6 +99,8 @@ void add_precision_option(CLI::App& cmd, std::string& precision) {
                  "tensor cores within a stated bound (docs/accuracy.md)")
       ->check(CLI::IsMember({"exact", "tf32"}));
 }
+
+}  // namespace
 
 void add_distance_commands(CLI::App& app) {
   auto args = std::make_shared<DistanceArgs>();

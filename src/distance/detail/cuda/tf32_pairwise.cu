@@ -31,7 +31,7 @@
 
 #include "core/cuda/check.hpp"
 #include "core/cuda/cublas_library.hpp"
-#include "core/detail/cuda_runtime.hpp"
+#include "core/cuda/device_array.hpp"
 #include "cudist/core/array.hpp"
 #include "cudist/core/error.hpp"
 #include "distance/detail/cuda/source_sums.cuh"
@@ -53,11 +53,6 @@ using tf32::Tf32Kind;
 /// How many times its bound an entry must be to keep the GEMM's value.
 constexpr double kKeepFactor = 16;
 
-/// A scratch array on the current device, in stream order.
-Array scratch_array(std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
-  return Array::allocate(rows, cols, DType::kFloat32, Device::cuda(cuda_get_device()), stream);
-}
-
 bool run_tf32(PairwiseProblem const& pr, cudaStream_t stream) {
   OpSpec const& op = pr.op;
   bool const squares = op.kind == OpKind::kSqDiffSum;
@@ -65,6 +60,7 @@ bool run_tf32(PairwiseProblem const& pr, cudaStream_t stream) {
   bool const applies = pr.tf32 && pr.x.dtype == DType::kFloat32 && pr.out.dtype == DType::kFloat32 &&
                        (squares || dot) && op.weights == nullptr && pr.x.cols >= 1 && cublas_available();
   if (!applies) return false;
+  // Neither the window nor y is empty here (pairwise() returns before those).
   std::int64_t const row0 = pr.row_begin, rows = pr.window_end() - pr.row_begin, n = pr.y.rows, d = pr.x.cols;
   bool const condensed = pr.layout == OutputLayout::kCondensed;
   auto const* x = static_cast<float const*>(pr.x.data) + row0 * pr.x.stride;
@@ -99,8 +95,8 @@ bool run_tf32(PairwiseProblem const& pr, cudaStream_t stream) {
     // Rows of 128 bytes: cuBLAS's TF32 GEMM took 479 us for D8t at a width of 516 (rows 16-byte
     // aligned), 358 us at 512.
     depth = (d + (kind == Tf32Kind::kSquares ? 4 : 1) + 31) / 32 * 32;
-    augmented = scratch_array(rows + n, depth, stream);
-    if (kind == Tf32Kind::kSquares) row_squares = scratch_array(1, rows + n, stream);
+    augmented = device_array(rows + n, depth, DType::kFloat32, stream);
+    if (kind == Tf32Kind::kSquares) row_squares = device_array(1, rows + n, DType::kFloat32, stream);
     auto augment = [&](float const* from, std::int64_t ld, std::int64_t count, Side side, float const* norms,
                        std::int64_t first) {
       if (count == 0) return;
@@ -127,32 +123,30 @@ bool run_tf32(PairwiseProblem const& pr, cudaStream_t stream) {
   Array scratch;
   if (condensed) {
     ldg = n;
-    scratch = scratch_array(rows, ldg, stream);
+    scratch = device_array(rows, ldg, DType::kFloat32, stream);
     g = scratch.data_as<float>();
   }
   gemm_tf32_abt(rows, n, depth, a, lda, b, ldb, g, ldg, stream);
   p.g = g;
   p.ldg = ldg;
 
-  if (rows > 0 && n > 0) {
-    // 16-byte loads where every row's fours of columns lie inside it: a loaded four that ran past
-    // column n would read the output's stride padding, which a view's last row need not have.
-    bool const vectors = n % 4 == 0 && ldg % 4 == 0 && reinterpret_cast<std::uintptr_t>(g) % 16 == 0;
-    p.columns_per_lane = vectors ? 4 : 1;
-    p.chunks_per_row = (n + 32 * p.columns_per_lane - 1) / (32 * p.columns_per_lane);
-    std::int64_t const words = rows * p.chunks_per_row * p.columns_per_lane;
-    CUDIST_EXPECTS(words <= std::int64_t{UINT32_MAX}, "precision tf32: an output window of " << words
-                                                          << " 32-column words (at most 2^32 - 1)");
-    // The marked words (8 bytes each, 1/16 of the window's output at most) and their count.
-    Array marked = Array::allocate(1, 2 * words + 2, DType::kInt32, Device::cuda(cuda_get_device()), stream);
-    p.marked_count = reinterpret_cast<std::uint32_t*>(marked.data_as<std::int32_t>());
-    p.marked = reinterpret_cast<MarkedWord*>(p.marked_count + 2);
-    CUDIST_CUDA_TRY(cudaMemsetAsync(p.marked_count, 0, sizeof(std::uint32_t), stream));
-    switch (kind) {
-      case Tf32Kind::kSquares: tf32::launch_epilogue<Tf32Kind::kSquares>(p, stream); break;
-      case Tf32Kind::kInnerProduct: tf32::launch_epilogue<Tf32Kind::kInnerProduct>(p, stream); break;
-      case Tf32Kind::kCosine: tf32::launch_epilogue<Tf32Kind::kCosine>(p, stream); break;
-    }
+  // 16-byte loads where every row's fours of columns lie inside it: a loaded four that ran past
+  // column n would read the output's stride padding, which a view's last row need not have.
+  bool const vectors = n % 4 == 0 && ldg % 4 == 0 && reinterpret_cast<std::uintptr_t>(g) % 16 == 0;
+  p.columns_per_lane = vectors ? 4 : 1;
+  p.chunks_per_row = (n + 32 * p.columns_per_lane - 1) / (32 * p.columns_per_lane);
+  std::int64_t const words = rows * p.chunks_per_row * p.columns_per_lane;
+  CUDIST_EXPECTS(words <= std::int64_t{UINT32_MAX},
+                 "precision tf32: an output window of " << words << " 32-column words (at most 2^32 - 1)");
+  // The marked words (8 bytes each, 1/16 of the window's output at most) and their count.
+  Array marked = device_array(1, 2 * words + 2, DType::kInt32, stream);
+  p.marked_count = reinterpret_cast<std::uint32_t*>(marked.data_as<std::int32_t>());
+  p.marked = reinterpret_cast<MarkedWord*>(p.marked_count + 2);
+  CUDIST_CUDA_TRY(cudaMemsetAsync(p.marked_count, 0, sizeof(std::uint32_t), stream));
+  switch (kind) {
+    case Tf32Kind::kSquares: tf32::launch_epilogue<Tf32Kind::kSquares>(p, stream); break;
+    case Tf32Kind::kInnerProduct: tf32::launch_epilogue<Tf32Kind::kInnerProduct>(p, stream); break;
+    case Tf32Kind::kCosine: tf32::launch_epilogue<Tf32Kind::kCosine>(p, stream); break;
   }
   return true;
 }

@@ -220,9 +220,7 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
     e.block_rows = rows;
     launch_rows<GemmKnnExactKernel>(rows, s.capacity, e, stream);
   }
-  int redo_count = 0;
-  CUDIST_CUDA_TRY(cudaMemcpyAsync(&redo_count, s.redo_count, sizeof(int), cudaMemcpyDeviceToHost, stream));
-  CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
+  int const redo_count = download_one(s.redo_count, stream);
   if (redo_count == 0) return true;
   // A self-join's diagonal rules use the rows' places in x: its rows are not redone apart.
   if (self || p.rank.zero_diagonal || p.rank.exclude_self) return false;

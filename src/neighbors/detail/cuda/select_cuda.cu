@@ -221,8 +221,6 @@ bool fused_knn_for(SelectProblem const& p, std::int64_t k) {
          fused_knn_smem(p, k) <= cudist::detail::cuda::max_block_shared_memory();
 }
 
-/// knn into (m, k) device views; with column_best (64-bit entries, (n)), also each column's best
-/// query for the mutual check (fused path only).
 /// knn by the fused or the sorted path (the GEMM path's rows it could not keep come here too).
 void knn_on_chip_or_sorted(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices,
                            void* column_best, cudaStream_t stream) {
@@ -231,6 +229,8 @@ void knn_on_chip_or_sorted(SelectProblem const& p, std::int64_t k, MatrixView di
   fused_knn(fused_form(p, keep, stream), k, distances, indices, column_best, stream);
 }
 
+/// knn into (m, k) device views; with column_best (64-bit entries, (n)), also each column's best
+/// query for the mutual check (fused path only).
 void knn_into(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices,
               void* column_best, cudaStream_t stream) {
   if (p.m() == 0) return;

@@ -11,19 +11,13 @@
 #include <cub/device/device_scan.cuh>
 
 #include "core/cuda/check.hpp"
+#include "core/cuda/device_array.hpp"
 #include "cudist/core/array.hpp"
 
 namespace cudist::neighbors::detail::cuda {
 
-inline Device current_device() {
-  int index = 0;
-  CUDIST_CUDA_TRY(cudaGetDevice(&index));
-  return Device::cuda(index);
-}
-
-inline Array device_array(std::int64_t rows, std::int64_t cols, DType dtype, cudaStream_t stream) {
-  return Array::allocate(rows, cols, dtype, current_device(), stream);
-}
+using cudist::detail::cuda::current_device;
+using cudist::detail::cuda::device_array;
 
 /// Raw device bytes (as uint8); never null, as CUB reads a null workspace as a size query.
 inline Array device_bytes(std::size_t bytes, cudaStream_t stream) {
