@@ -180,27 +180,37 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
     std::int64_t col0, cols;   // its columns: rows col0.. of y
   };
 
-  /// Four consecutive floats from c (zeros past `end`): one 16-byte load where `vec`.
-  __device__ static void load4(float const* a, std::int64_t c, std::int64_t end, bool vec, float (&out)[4]) {
+  /// Columns a lane tests per step: one 16-byte load of bfloat16 products.
+  static constexpr int kColumns = 8;
+
+  /// kColumns consecutive floats from c (zeros past `end`): two 16-byte loads where `vec`.
+  __device__ static void load(float const* a, std::int64_t c, std::int64_t end, bool vec, float (&out)[kColumns]) {
     if (vec) {
-      float4 const q = __ldg(reinterpret_cast<float4 const*>(a + c));
-      out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+#pragma unroll
+      for (int h = 0; h < kColumns / 4; ++h) {
+        float4 const q = __ldg(reinterpret_cast<float4 const*>(a + c) + h);
+        out[4 * h] = q.x, out[4 * h + 1] = q.y, out[4 * h + 2] = q.z, out[4 * h + 3] = q.w;
+      }
       return;
     }
 #pragma unroll
-    for (int t = 0; t < 4; ++t) out[t] = c + t < end ? __ldg(a + c + t) : 0.0f;
+    for (int t = 0; t < kColumns; ++t) out[t] = c + t < end ? __ldg(a + c + t) : 0.0f;
   }
 
-  /// Four consecutive bfloat16 values from c as floats: one 8-byte load where `vec`.
-  __device__ static void load4(__nv_bfloat16 const* a, std::int64_t c, std::int64_t end, bool vec, float (&out)[4]) {
+  /// kColumns consecutive bfloat16 values from c as floats: one 16-byte load where `vec`.
+  __device__ static void load(__nv_bfloat16 const* a, std::int64_t c, std::int64_t end, bool vec,
+                              float (&out)[kColumns]) {
     if (vec) {
-      uint2 const q = __ldg(reinterpret_cast<uint2 const*>(a + c));
-      out[0] = __uint_as_float(q.x << 16), out[1] = __uint_as_float(q.x & 0xffff0000u);
-      out[2] = __uint_as_float(q.y << 16), out[3] = __uint_as_float(q.y & 0xffff0000u);
+      uint4 const q = __ldg(reinterpret_cast<uint4 const*>(a + c));
+      unsigned const words[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+      for (int h = 0; h < 4; ++h) {
+        out[2 * h] = __uint_as_float(words[h] << 16), out[2 * h + 1] = __uint_as_float(words[h] & 0xffff0000u);
+      }
       return;
     }
 #pragma unroll
-    for (int t = 0; t < 4; ++t) out[t] = c + t < end ? __bfloat162float(a[c + t]) : 0.0f;
+    for (int t = 0; t < kColumns; ++t) out[t] = c + t < end ? __bfloat162float(a[c + t]) : 0.0f;
   }
 
   __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
@@ -218,27 +228,28 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
     std::uint64_t* const list = s.lists + r * s.capacity;
     __nv_bfloat16 const* const v = p.values + local * p.cols;
     float const* const terms = GemmRowBound::column_terms(s) + p.col0;
-    // Columns in fours per lane, 16-byte loads where the rows allow (col0 is a multiple of 4);
-    // two steps' loads in flight before their tests (the loop is bound by L2's latency).
-    bool const vec = p.cols % 4 == 0;
-    constexpr int kSteps = 2;
-    for (std::int64_t first = 0; first < p.cols; first += 128 * kSteps) {
-      float value[kSteps][4] = {}, term[kSteps][4] = {};
+    // Columns in eights per lane, 16-byte loads where the rows allow (col0 is a multiple of 256);
+    // two steps' loads in flight before their tests: the loop is bound by L2 / HBM latency (four
+    // columns a lane moved 0.74 TB/s on K4, ncu).
+    bool const vec = p.cols % kColumns == 0;
+    constexpr int kSteps = 2, kStep = 32 * kColumns;
+    for (std::int64_t first = 0; first < p.cols; first += kStep * kSteps) {
+      float value[kSteps][kColumns] = {}, term[kSteps][kColumns] = {};
 #pragma unroll
       for (int u = 0; u < kSteps; ++u) {
-        std::int64_t const c = first + 128 * u + 4 * lane;
+        std::int64_t const c = first + kStep * u + kColumns * lane;
         if (c < p.cols) {
-          load4(v, c, p.cols, vec, value[u]);
-          load4(terms, c, p.cols, vec, term[u]);
+          load(v, c, p.cols, vec, value[u]);
+          load(terms, c, p.cols, vec, term[u]);
         }
       }
 #pragma unroll
       for (int u = 0; u < kSteps; ++u) {
-        std::int64_t const c = first + 128 * u + 4 * lane;
-        float lo[4];
+        std::int64_t const c = first + kStep * u + kColumns * lane;
+        float lo[kColumns];
         unsigned bits = 0;
 #pragma unroll
-        for (int t = 0; t < 4; ++t) {
+        for (int t = 0; t < kColumns; ++t) {
           bool const inside = c + t < p.cols;
           lo[t] = bound.lo(s.cosine, value[u][t], term[u][t]);
           bool cand = inside && !(lo[t] > tau);
@@ -262,13 +273,13 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
   /// they do not fit, compacts it first and keeps those still below the new tau. False when the
   /// kept pairs leave no room. Every lane calls.
   __device__ static bool append(GemmKnnState const& s, std::int64_t i, std::uint64_t* list, std::uint64_t* staging,
-                                GemmRowBound const& bound, std::int64_t j0, float const (&lo)[4], unsigned bits,
+                                GemmRowBound const& bound, std::int64_t j0, float const (&lo)[kColumns], unsigned bits,
                                 int& count, float& tau, int lane) {
     int total = warp_sum(__popc(bits));
     if (count + total > s.capacity) {
       count = compact_gemm_list(s, i, list, staging, count, bound.width, tau, lane);
 #pragma unroll
-      for (int t = 0; t < 4; ++t) {
+      for (int t = 0; t < kColumns; ++t) {
         bool const diagonal = s.zero_diagonal && j0 + t == i;
         if (((bits >> t) & 1u) && lo[t] > tau && !diagonal) bits &= ~(1u << t);
       }
@@ -277,7 +288,7 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
     }
     int at = count + exclusive_prefix(__popc(bits), lane);
 #pragma unroll
-    for (int t = 0; t < 4; ++t) {
+    for (int t = 0; t < kColumns; ++t) {
       if ((bits >> t) & 1u) list[at++] = Traits::entry(lo[t], static_cast<std::uint32_t>(j0 + t));
     }
     count += total;
