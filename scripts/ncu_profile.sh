@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Profiles one kernel of each named benchmark case with ncu in one device call, and leaves per
+# case the kernel's full-set details and its hottest SASS lines (scripts/ncu_hotspots.py) as
+# text in $OUT: what docs/tuning.md asks for before each performance change.
+#
+#   scripts/ncu_profile.sh CASE=KERNEL_REGEX ...    e.g. K2=BoundedSearchKernel S3=ThreadPerRowSpmv
+#   scripts/ncu_profile.sh CASE=                     every kernel of the case, durations only
+#   NCU_SKIP=2 ...   launches of the kernel to skip first (default 2: past the warm-up calls)
+#   builds the cudist tool into $BUILD_DIR (default build-gpu) first if it is not there.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/ncu-out}
+BUILD=${BUILD_DIR:-build-gpu}
+mkdir -p "$OUT"
+tool=$BUILD/tools/cudist/cudist
+if [ ! -x "$tool" ]; then
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+      -DCUDIST_BUILD_TESTS=OFF -DCUDIST_BUILD_EXAMPLES=OFF > "$OUT/ncu_build.log" 2>&1 &&
+    cmake --build "$BUILD" -j"$(nproc)" --target cudist_cli >> "$OUT/ncu_build.log" 2>&1 ||
+    { tail -30 "$OUT/ncu_build.log"; exit 1; }
+fi
+
+for spec in "$@"; do
+  case_id=${spec%%=*}
+  kernel=${spec#*=}
+  if [ -z "$kernel" ]; then
+    ncu --kernel-name-base demangled --metrics gpu__time_duration.sum --print-summary per-kernel \
+        "$tool" bench --case "$case_id" > "$OUT/$case_id-kernels.txt" 2>&1
+    echo "ncu_profile: $case_id every kernel: exit $?"
+    continue
+  fi
+  ncu --kernel-name-base demangled -k "regex:$kernel" --launch-skip "${NCU_SKIP:-2}" --launch-count 1 \
+      --set full --import-source yes -f -o "/tmp/$case_id" "$tool" bench --case "$case_id" \
+      > "$OUT/$case_id-ncu.log" 2>&1
+  echo "ncu_profile: $case_id $kernel: exit $?"
+  ncu --import "/tmp/$case_id.ncu-rep" --page details > "$OUT/$case_id-details.txt" 2>&1
+  python3 scripts/ncu_hotspots.py "/tmp/$case_id.ncu-rep" --top 40 > "$OUT/$case_id-hotspots.txt" 2>&1
+done
