@@ -64,6 +64,73 @@ class Spmv : public ::testing::TestWithParam<SparseTypes> {
       expect_spmv(a, transpose, 2.0, -1.0);
     }
   }
+
+  /// y = min(y, op(A) + x) with every kernel, x and y holding infinities (unreached vertices).
+  void expect_min_plus(reference::Csr const& a, bool transpose) {
+    Resources const res = test::backend_resources();
+    sparse::CsrMatrix const m = test::to_backend(a, types());
+    std::int64_t const x_len = transpose ? a.rows : a.cols, y_len = transpose ? a.cols : a.rows;
+    std::vector<double> x = test::random_integers(x_len, 0, 20, 50);
+    std::vector<double> y0 = test::random_integers(y_len, 0, 30, 51);
+    for (std::int64_t i = 0; i < x_len; i += 3) x[i] = kInf;
+    for (std::int64_t i = 0; i < y_len; i += 4) y0[i] = kInf;
+    std::vector<double> const want = reference::spmv_min_plus(a, transpose, x, y0);
+    for (SpmvAlgorithm algorithm : test::backend_algorithms()) {
+      SCOPED_TRACE(std::string(test::algorithm_name(algorithm)) + (transpose ? " transposed" : ""));
+      auto const plan = sparse::make_spmv_plan(
+          res, m.view(), {transpose ? Operation::kTranspose : Operation::kNone, algorithm});
+      Array const xd = test::backend_array(x, 1, x_len, types().value);
+      Array yd = test::backend_array(y0, 1, y_len, types().value);
+      sparse::spmv_min_plus(res, plan, xd.view(), yd.view());
+      CUDIST_EXPECT_SAME_VALUES(test::to_doubles(yd.view()), want);
+    }
+  }
+
+  /// y = 2 A x + y with every kernel, where A's index and value arrays start one element into
+  /// their allocations (no vector loads possible), x is column 1 of a (cols, 3) matrix and y
+  /// column 2 of a (rows, 4) matrix, whose other columns must stay as they were.
+  void expect_strided_on_unaligned_arrays(reference::Csr const& a) {
+    Resources const res = test::backend_resources();
+    reference::Csr shifted = a;
+    shifted.col_indices.insert(shifted.col_indices.begin(), 0);
+    shifted.values.insert(shifted.values.begin(), 0.0);
+    sparse::CsrMatrix const storage = test::to_backend(shifted, types());
+    sparse::CsrView view = storage.view();
+    std::size_t const index_bytes = size_of(types().index), value_bytes = size_of(types().value);
+    view.col_indices = static_cast<char const*>(view.col_indices) + index_bytes;
+    view.values = static_cast<char const*>(view.values) + value_bytes;
+    // Offsets still index from the array starts, so rebuild them for the shifted arrays.
+    sparse::CsrMatrix const offsets = test::to_backend(a, types());
+    view.row_offsets = offsets.view().row_offsets;
+    view.nnz = static_cast<std::int64_t>(a.values.size());
+
+    std::int64_t const rows = a.rows, cols = a.cols;
+    std::vector<double> const xs = test::random_integers(cols * 3, -8, 8, 9);
+    std::vector<double> const ys = test::random_integers(rows * 4, -8, 8, 10);
+    std::vector<double> x(cols), y0(rows);
+    for (std::int64_t i = 0; i < cols; ++i) x[i] = xs[i * 3 + 1];
+    for (std::int64_t i = 0; i < rows; ++i) y0[i] = ys[i * 4 + 2];
+    std::vector<double> const want = reference::spmv(a, false, x, y0, 2.0, 1.0);
+    for (SpmvAlgorithm algorithm : test::backend_algorithms()) {
+      SCOPED_TRACE(test::algorithm_name(algorithm));
+      Array const xm = test::backend_array(xs, cols, 3, types().value);
+      Array ym = test::backend_array(ys, rows, 4, types().value);
+      MatrixView const ym_view = ym.view();
+      ConstMatrixView const x_col(static_cast<char const*>(xm.data()) + value_bytes, cols, 1, 3,
+                                  types().value);
+      MatrixView const y_col(static_cast<char*>(ym.data()) + 2 * value_bytes, rows, 1, 4,
+                             types().value);
+      auto const plan = sparse::make_spmv_plan(res, view, {Operation::kNone, algorithm});
+      sparse::spmv(res, plan, x_col, y_col, 2.0, 1.0);
+      std::vector<double> const all = test::to_doubles(ym_view);
+      std::vector<double> got(rows);
+      for (std::int64_t i = 0; i < rows; ++i) {
+        got[i] = all[i * 4 + 2];
+        for (int j : {0, 1, 3}) ASSERT_EQ(all[i * 4 + j], ys[i * 4 + j]) << "wrote outside column 2";
+      }
+      CUDIST_EXPECT_SAME_VALUES(got, want);
+    }
+  }
 };
 
 TEST_P(Spmv, MatchesReferenceOnRaggedRowsWithEmptyRowsAndRepeatedColumns) {
@@ -299,50 +366,58 @@ TEST_P(Spmv, ThreadPerRowSumsRowsLongerThanItsStage) {
   expect_spmv(a, false, 1.0, 0.0);
 }
 
+// Thread-per-row runs as many blocks as fit on the GPU at once (an H100 holds 5 a
+// multiprocessor, 660, of the float32 / int32 kernel), and each walks every gridDim-th row block
+// with the next one's loads in flight. Rows of 0..32 entries make row blocks of 64 float or 32 double rows: 100003 rows
+// are 1563 or 3126 row blocks (782 or 1564 of 50021 in a reduced run), the last one partial.
+reference::Csr rows_of_up_to_32(std::int64_t rows, std::uint64_t seed) {
+  reference::Csr a = test::random_ragged(rows - 2, 1000, 32, seed);
+  auto append_row = [&a](int length) {
+    for (int e = 0; e < length; ++e) {
+      a.col_indices.push_back((7 * e) % a.cols);
+      a.values.push_back(e % 2 ? 3.0 : -1.0);
+    }
+    a.offsets.push_back(static_cast<std::int64_t>(a.values.size()));
+    ++a.rows;
+  };
+  // A row of 32 (the longest row sets the row blocks' height), then one that ends the arrays
+  // inside a 16-byte chunk, so the last row block's pass reads a partial chunk.
+  append_row(32);
+  append_row(a.values.size() % 4 == 0 ? 1 : 0);
+  return a;
+}
+
+TEST_P(Spmv, ThreadPerRowBlocksWalkManyRowBlocks) {
+  CUDIST_REQUIRE_BACKEND();
+  reference::Csr const a = rows_of_up_to_32(test::reduced_run() ? 50021 : 100003, 61);
+  ASSERT_NE(a.values.size() % 4, 0u);
+  expect_spmv(a, false, 2.0, -1.0);  // reads y
+  expect_min_plus(a, false);         // another semiring and output op, also reading y
+}
+
+TEST_P(Spmv, ThreadPerRowWalksUnalignedArraysWithStridedVectors) {
+  CUDIST_REQUIRE_BACKEND();
+  // One-element loads: a float pass of up to 2048 entries is up to four rounds of loads, each
+  // loaded while the round before it is staged, and across row blocks.
+  expect_strided_on_unaligned_arrays(rows_of_up_to_32(test::reduced_run() ? 50021 : 100003, 62));
+}
+
+TEST_P(Spmv, ThreadPerRowCarriesARowAcrossPasses) {
+  CUDIST_REQUIRE_BACKEND();
+  // Rows of 16 make row blocks of 128 float or 64 double rows, 2048 or 1024 entries: a whole
+  // stage. The first row holds 3, so every later row block starts inside a 16-byte chunk, needs
+  // one slot more than the stage holds and takes two passes, its last row summed in both.
+  reference::Csr a = test::regular_rows(30001, 5003, 16, 71);
+  a.col_indices.erase(a.col_indices.begin() + 3, a.col_indices.begin() + 16);
+  a.values.erase(a.values.begin() + 3, a.values.begin() + 16);
+  for (std::size_t r = 1; r < a.offsets.size(); ++r) a.offsets[r] -= 13;
+  expect_spmv(a, false, 1.0, 0.0);
+  expect_spmv(a, false, 2.0, 1.0);
+}
+
 TEST_P(Spmv, AcceptsStridedVectorsAndUnalignedMatrixArrays) {
   CUDIST_REQUIRE_BACKEND();
-  Resources const res = test::backend_resources();
-  reference::Csr const a = test::regular_rows(257, 130, 40, 8);
-  // The matrix arrays start one element into their allocation: no vector loads possible.
-  reference::Csr shifted = a;
-  shifted.col_indices.insert(shifted.col_indices.begin(), 0);
-  shifted.values.insert(shifted.values.begin(), 0.0);
-  sparse::CsrMatrix const storage = test::to_backend(shifted, types());
-  sparse::CsrView view = storage.view();
-  std::size_t const index_bytes = size_of(types().index), value_bytes = size_of(types().value);
-  view.col_indices = static_cast<char const*>(view.col_indices) + index_bytes;
-  view.values = static_cast<char const*>(view.values) + value_bytes;
-  // Offsets still index from the array starts, so rebuild them for the shifted arrays.
-  sparse::CsrMatrix const offsets = test::to_backend(a, types());
-  view.row_offsets = offsets.view().row_offsets;
-  view.nnz = static_cast<std::int64_t>(a.values.size());
-
-  // x is column 1 of a (130, 3) matrix, y column 2 of a (257, 4) matrix.
-  std::vector<double> const xs = test::random_integers(130 * 3, -8, 8, 9);
-  std::vector<double> const ys = test::random_integers(257 * 4, -8, 8, 10);
-  std::vector<double> x(130), y0(257);
-  for (int i = 0; i < 130; ++i) x[i] = xs[i * 3 + 1];
-  for (int i = 0; i < 257; ++i) y0[i] = ys[i * 4 + 2];
-  std::vector<double> const want = reference::spmv(a, false, x, y0, 2.0, 1.0);
-  for (SpmvAlgorithm algorithm : test::backend_algorithms()) {
-    SCOPED_TRACE(test::algorithm_name(algorithm));
-    Array const xm = test::backend_array(xs, 130, 3, types().value);
-    Array ym = test::backend_array(ys, 257, 4, types().value);
-    MatrixView const ym_view = ym.view();
-    ConstMatrixView const x_col(static_cast<char const*>(xm.data()) + value_bytes, 130, 1, 3,
-                                types().value);
-    MatrixView const y_col(static_cast<char*>(ym.data()) + 2 * value_bytes, 257, 1, 4,
-                           types().value);
-    auto const plan = sparse::make_spmv_plan(res, view, {Operation::kNone, algorithm});
-    sparse::spmv(res, plan, x_col, y_col, 2.0, 1.0);
-    std::vector<double> const all = test::to_doubles(ym_view);
-    std::vector<double> got(257);
-    for (int i = 0; i < 257; ++i) {
-      got[i] = all[i * 4 + 2];
-      for (int j : {0, 1, 3}) ASSERT_EQ(all[i * 4 + j], ys[i * 4 + j]) << "wrote outside column 2";
-    }
-    CUDIST_EXPECT_SAME_VALUES(got, want);
-  }
+  expect_strided_on_unaligned_arrays(test::regular_rows(257, 130, 40, 8));
 }
 
 TEST_P(Spmv, PlanServesRepeatedProducts) {
@@ -405,26 +480,8 @@ TEST_P(Spmv, SpmmMatchesReferenceInBothLayouts) {
 
 TEST_P(Spmv, MinPlusRelaxationMatchesReferenceWithInfinities) {
   CUDIST_REQUIRE_BACKEND();
-  Resources const res = test::backend_resources();
   reference::Csr const a = test::random_ragged(203, 129, 10, 17);
-  sparse::CsrMatrix const m = test::to_backend(a, types());
-  for (bool transpose : {false, true}) {
-    std::int64_t const x_len = transpose ? a.rows : a.cols, y_len = transpose ? a.cols : a.rows;
-    std::vector<double> x = test::random_integers(x_len, 0, 20, 50);
-    std::vector<double> y0 = test::random_integers(y_len, 0, 30, 51);
-    for (std::int64_t i = 0; i < x_len; i += 3) x[i] = kInf;  // unreached vertices
-    for (std::int64_t i = 0; i < y_len; i += 4) y0[i] = kInf;
-    std::vector<double> const want = reference::spmv_min_plus(a, transpose, x, y0);
-    for (SpmvAlgorithm algorithm : test::backend_algorithms()) {
-      SCOPED_TRACE(std::string(test::algorithm_name(algorithm)) + (transpose ? " transposed" : ""));
-      auto const plan = sparse::make_spmv_plan(
-          res, m.view(), {transpose ? Operation::kTranspose : Operation::kNone, algorithm});
-      Array const xd = test::backend_array(x, 1, x_len, types().value);
-      Array yd = test::backend_array(y0, 1, y_len, types().value);
-      sparse::spmv_min_plus(res, plan, xd.view(), yd.view());
-      CUDIST_EXPECT_SAME_VALUES(test::to_doubles(yd.view()), want);
-    }
-  }
+  for (bool transpose : {false, true}) expect_min_plus(a, transpose);
 }
 
 TEST_P(Spmv, MinPlusStepsComputeShortestPaths) {

@@ -5,9 +5,11 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "core/cuda/check.hpp"
+#include "core/cuda/device_features.hpp"
 
 namespace cudist::sparse::detail::cuda {
 
@@ -32,6 +34,16 @@ void launch(std::int64_t blocks, typename Kernel::Params const& params, cudaStre
 #if defined(CUDIST_DEBUG_SYNC)
   CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
 #endif
+}
+
+/// Blocks of Kernel that the current GPU runs at once: the grid of a persistent kernel, whose
+/// blocks loop over the work.
+template <class Kernel>
+std::int64_t resident_blocks() {
+  int per_sm = 0;
+  CUDIST_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, run_kernel<Kernel>,
+                                                                Kernel::kThreads, 0));
+  return std::int64_t{std::max(per_sm, 1)} * cudist::detail::cuda::multiprocessors();
 }
 
 /// Asks for the largest L1 (least shared memory) for a kernel that uses no shared memory, so

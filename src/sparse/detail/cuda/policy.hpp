@@ -27,12 +27,13 @@ struct RowSplitPolicy {
 struct ThreadPerRowPolicy {
   static constexpr int kThreads = 256;
   // Products staged per block and pass: 8 KB, 2048 float or 1024 double values. ptxas gives the
-  // float32/int32 kernel 40 registers, so 6 blocks fit an SM: 48 KB of shared memory, the rest
-  // of the SM's 256 KB left to L1 for x.
+  // float32/int32 kernel 48 registers, so 5 blocks fit an SM (the persistent grid): 40 KB of
+  // shared memory, the rest of the SM's 256 KB left to L1 for x.
   static constexpr int kStageBytes = 8 * 1024;
-  // 16-byte loads of indices and of values that each thread issues before it gathers x: two of
-  // each (64 bytes per thread, 96 KB per SM) fill a float32/int32 block's stage in one round.
-  // Four took 80 registers (3 blocks per SM) for the same bytes in flight per SM.
+  // 16-byte loads of indices and of values that each thread issues before it gathers x (a
+  // round): two of each (64 bytes per thread, 80 KB per SM, in flight while the block finishes
+  // the row block before) fill a float32/int32 block's stage in one round. Four took 80
+  // registers (3 blocks per SM) for the same bytes in flight per SM, before the pipeline.
   static constexpr int kChunksInFlight = 2;
   // kAuto picks thread-per-row for matrices whose longest row is at most kMaxRowNnz nonzeros
   // and at most kMaxRowImbalance times the mean: a float block then covers at least

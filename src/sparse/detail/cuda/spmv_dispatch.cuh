@@ -14,6 +14,7 @@
 #include "sparse/detail/cuda/merge_path_kernel.cuh"
 #include "sparse/detail/cuda/policy.hpp"
 #include "sparse/detail/cuda/row_split_kernel.cuh"
+#include "sparse/detail/cuda/strided_vector.cuh"
 #include "sparse/detail/cuda/thread_per_row_kernel.cuh"
 #include "sparse/detail/dispatch.hpp"
 #include "sparse/detail/problem.hpp"
@@ -48,12 +49,16 @@ template <class T, class I, int kVec, class Semiring, class Output>
 void launch_thread_per_row(SpmvAnalysis const& analysis, SpmvProblem const& p, Output const& out,
                            cudaStream_t stream) {
   using Kernel = ThreadPerRowSpmv<T, I, kVec, Semiring, Output>;
-  typename Kernel::Params params{csr_arrays<T, I>(p), x_operand<T>(p), y_operand<T>(p), out,
-                                 analysis.rows_per_block};
-  // One block per rows_per_block rows; beyond 2^20 blocks the blocks loop over them instead.
-  std::int64_t const blocks = std::min<std::int64_t>(
-      (p.a.rows + analysis.rows_per_block - 1) / analysis.rows_per_block, std::int64_t(1) << 20);
-  launch<Kernel>(blocks, params, stream);
+  std::int64_t const row_blocks =
+      (p.a.rows + analysis.rows_per_block - 1) / analysis.rows_per_block;
+  typename Kernel::Params params{csr_arrays<T, I>(p),
+                                 StridedVector<T const>::column_of(x_operand<T>(p)),
+                                 StridedVector<T>::column_of(y_operand<T>(p)),
+                                 out,
+                                 analysis.rows_per_block,
+                                 static_cast<typename Kernel::Position>(row_blocks)};
+  // Persistent: the blocks that fit on the GPU walk the row blocks, the next one's loads in flight.
+  launch<Kernel>(std::min(row_blocks, resident_blocks<Kernel>()), params, stream);
 }
 
 /// Calls f(std::integral_constant<int, kVec>{}) for the plan's vector width: kWide, or 1 where
