@@ -7,9 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <functional>
-#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -18,31 +15,11 @@
 #include "common/reduced.hpp"
 #include "cudist/graph/apsp.hpp"
 #include "cudist/io/matrix_market.hpp"
+#include "graph/apsp_test_util.hpp"
 #include "reference/shortest_paths_ref.hpp"
 
 namespace cudist::test {
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-/// A dense weight matrix in `dtype` (host) and the same values in float64.
-struct WeightMatrix {
-  Array array;
-  reference::Matrix values;
-};
-
-WeightMatrix weights_from(reference::Matrix const& values, DType dtype) {
-  WeightMatrix w{Array::allocate(values.rows, values.cols, dtype, Device::cpu()), values};
-  for (std::size_t e = 0; e < values.v.size(); ++e) {
-    if (dtype == DType::kFloat64) {
-      w.array.data_as<double>()[e] = values.v[e];
-    } else {
-      w.array.data_as<float>()[e] = static_cast<float>(values.v[e]);
-      w.values.v[e] = static_cast<float>(values.v[e]);  // what the backend sees
-    }
-  }
-  return w;
-}
 
 /// Each edge i -> j (i != j) present with probability p, with an integer weight in [lo, hi].
 reference::Matrix random_graph(std::int64_t n, double p, int lo, int hi, std::uint64_t seed) {
@@ -54,89 +31,6 @@ reference::Matrix random_graph(std::int64_t n, double p, int lo, int hi, std::ui
     for (std::int64_t j = 0; j < n; ++j)
       if (i != j && edge(rng)) m.v[static_cast<std::size_t>(i * n + j)] = weight(rng);
   return m;
-}
-
-struct Solved {
-  Array dist;  // host
-  Array next;  // host
-};
-
-Solved solve(WeightMatrix const& w, bool directed) {
-  Device const dev = backend_device();
-  Array const wd = Array::copy_of(w.array, dev);
-  std::int64_t const n = w.values.rows;
-  Array next = Array::allocate(n, n, DType::kInt32, dev);
-  ApspOptions o;
-  o.directed = directed;
-  o.next = next.view();
-  Array const dist = apsp(backend_resources(), wd, o);
-  return {to_host(dist), to_host(next)};
-}
-
-/// apsp without a next-hop matrix (its kernels keep no hops), on the host.
-Array distances_only(WeightMatrix const& w, bool directed) {
-  ApspOptions o;
-  o.directed = directed;
-  return to_host(apsp(backend_resources(), Array::copy_of(w.array, backend_device()), o));
-}
-
-bool same_bytes(Array const& a, Array const& b) {
-  return a.bytes() == b.bytes() && std::memcmp(a.data(), b.data(), a.bytes()) == 0;
-}
-
-double dist_at(Array const& d, std::int64_t i, std::int64_t j) {
-  std::int64_t const e = i * d.cols() + j;
-  return d.dtype() == DType::kFloat64 ? d.data_as<double>()[e] : d.data_as<float>()[e];
-}
-
-/// Distances against the reference from every source, within tol (relative to the distance).
-::testing::AssertionResult distances_match(Array const& dist, reference::Graph const& g,
-                                           std::function<std::vector<double>(std::int64_t)> const& from,
-                                           double tol) {
-  for (std::int64_t s = 0; s < g.n; ++s) {
-    std::vector<double> const want = from(s);
-    for (std::int64_t t = 0; t < g.n; ++t) {
-      double const got = dist_at(dist, s, t), w = want[static_cast<std::size_t>(t)];
-      bool const ok = std::isinf(w) ? got == w : std::fabs(got - w) <= tol * std::max(1.0, std::fabs(w));
-      if (!ok) {
-        return ::testing::AssertionFailure() << "dist(" << s << ", " << t << ") = " << got
-                                             << " but the reference says " << w;
-      }
-    }
-  }
-  return ::testing::AssertionSuccess();
-}
-
-/// Every path read from next (for the given pairs) starts and ends right, uses edges of the
-/// graph, and is as long as the distance.
-::testing::AssertionResult paths_are_shortest(Solved const& s, reference::Graph const& g,
-                                              std::vector<std::pair<std::int64_t, std::int64_t>> const& pairs,
-                                              double tol) {
-  for (auto const& [from, to] : pairs) {
-    std::vector<std::int64_t> const path = apsp_path(s.next, from, to);
-    double const d = dist_at(s.dist, from, to);
-    if (path.empty()) {
-      if (!std::isinf(d)) return ::testing::AssertionFailure() << "no path " << from << " -> " << to << " of length " << d;
-      continue;
-    }
-    if (path.front() != from || path.back() != to) {
-      return ::testing::AssertionFailure() << "path " << from << " -> " << to << " has the wrong ends";
-    }
-    double length = 0;
-    for (std::size_t h = 1; h < path.size(); ++h) length += g.weight(path[h - 1], path[h]);
-    if (!(std::fabs(length - d) <= tol * std::max(1.0, std::fabs(d)))) {
-      return ::testing::AssertionFailure() << "path " << from << " -> " << to << " has length " << length
-                                           << " but the distance is " << d << " (" << path.size() << " vertices)";
-    }
-  }
-  return ::testing::AssertionSuccess();
-}
-
-std::vector<std::pair<std::int64_t, std::int64_t>> all_pairs(std::int64_t n) {
-  std::vector<std::pair<std::int64_t, std::int64_t>> pairs;
-  for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t j = 0; j < n; ++j) pairs.push_back({i, j});
-  return pairs;
 }
 
 TEST(Apsp, RandomGraphsMatchDijkstra) {

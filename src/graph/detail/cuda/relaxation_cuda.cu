@@ -1,10 +1,8 @@
-// CUDA backend of Bellman-Ford from every source (relaxation.hpp). Each block owns one source at
-// a time and keeps its distances, first hops and two "may improve" bitmasks in shared memory
-// (global scratch when the graph is too large for it). A round re-evaluates, a thread per vertex,
-// only the vertices with an in-neighbour that improved in the round before (the others cannot
-// improve), which on a road-like graph is the thin wavefront of the search, and marks the
-// out-neighbours of those that improve for the next round. Edge lists are read by every block,
-// so they stay in L2.
+// CUDA backend of Bellman-Ford from every source (relaxation.hpp): the edge lists (a warp per row
+// of the weights, in-edges by a stable radix sort of the out-edges by head), then the rounds of
+// groups of sources (multi_source_relax.cuh), as many per block as relax_plan fits in its shared
+// memory (global scratch, one source a block, when not even one fits). Edge lists are read by
+// every block, so they stay in L2.
 #include <cuda_runtime.h>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -15,20 +13,18 @@
 #include <limits>
 
 #include "core/cuda/check.hpp"
+#include "core/cuda/device_features.hpp"
 #include "core/detail/interrupt_check.hpp"
 #include "cudist/core/array.hpp"
 #include "graph/detail/backend.hpp"
+#include "graph/detail/cuda/multi_source_relax.cuh"
+#include "graph/detail/relax_plan.hpp"
 
 namespace cudist::detail::cuda {
 namespace {
 
 constexpr int kThreads = 256;  // the edge-list kernels; a warp per row of the weights
 constexpr int kRowsPerBlock = kThreads / 32;
-
-/// Threads per block of the relaxation: a large graph's distances fill the shared memory, one
-/// block per SM, so that block must bring enough warps to hide the edge loads.
-constexpr int kMaxRelaxThreads = 1024;
-int relax_threads(std::int64_t n) { return n >= 4096 ? kMaxRelaxThreads : 256; }
 
 template <class T>
 __device__ bool is_edge(T w, std::int64_t u, std::int64_t v) {
@@ -103,107 +99,6 @@ __global__ void gather_in_edges(std::int32_t const* order, std::int64_t edges, s
   }
 }
 
-template <class T>
-struct RelaxParams {
-  std::int64_t n;
-  std::int64_t const* out_offsets;
-  std::int32_t const* out_targets;
-  std::int64_t const* in_offsets;
-  std::int32_t const* in_sources;
-  T const* in_weights;
-  T* dist;
-  std::int64_t ld;
-  std::int32_t* next;  // null: no next hops
-  std::int64_t ldn;
-  std::int64_t first_source, end_source;
-  unsigned char* scratch;  // per block, when its buffers do not fit in shared memory
-  std::size_t block_bytes;
-  int* unsettled;
-};
-
-__device__ bool marked(unsigned const* mask, std::int64_t v) { return (mask[v / 32] >> (v % 32)) & 1u; }
-
-/// Marks the out-neighbours of v for the next round (atomically: several vertices may mark one).
-__device__ void mark_out_neighbours(std::int64_t const* offsets, std::int32_t const* targets, std::int64_t v,
-                                    unsigned* mask) {
-  for (std::int64_t k = offsets[v]; k < offsets[v + 1]; ++k) {
-    std::int32_t const w = __ldg(targets + k);
-    atomicOr(mask + w / 32, 1u << (w % 32));
-  }
-}
-
-template <class T>
-__global__ void __launch_bounds__(kMaxRelaxThreads) relax_kernel(RelaxParams<T> p) {
-  extern __shared__ __align__(16) unsigned char shared[];
-  unsigned char* const mine = p.scratch != nullptr ? p.scratch + blockIdx.x * p.block_bytes : shared;
-  std::int64_t const n = p.n, words = (n + 31) / 32;
-  bool const hops = p.next != nullptr;
-  T* const a = reinterpret_cast<T*>(mine);  // distances after the last round
-  T* const b = a + n;                        // this round's improvements
-  unsigned* const masks = reinterpret_cast<unsigned*>(b + n);  // two of `words` words
-  std::int32_t* const fa = reinterpret_cast<std::int32_t*>(masks + 2 * words);  // first hops of a, b
-  std::int32_t* const fb = fa + (hops ? n : 0);
-  T const inf = std::numeric_limits<T>::infinity();
-  for (std::int64_t s = p.first_source + blockIdx.x; s < p.end_source; s += gridDim.x) {
-    for (std::int64_t v = threadIdx.x; v < n; v += blockDim.x) {
-      a[v] = b[v] = v == s ? T(0) : inf;  // b[v] == a[v] wherever v did not improve
-      if (hops) fa[v] = v == s ? static_cast<std::int32_t>(s) : -1;
-    }
-    unsigned* now = masks;            // may improve this round
-    unsigned* later = masks + words;  // may improve next round
-    for (std::int64_t i = threadIdx.x; i < 2 * words; i += blockDim.x) masks[i] = 0;
-    __syncthreads();
-    for (std::int64_t k = p.out_offsets[s] + threadIdx.x; k < p.out_offsets[s + 1]; k += blockDim.x) {
-      std::int32_t const w = p.out_targets[k];
-      atomicOr(now + w / 32, 1u << (w % 32));
-    }
-    __syncthreads();
-    int changed = 1;
-    for (std::int64_t round = 0; changed && round < n; ++round) {
-      int improved = 0;
-      for (std::int64_t v = threadIdx.x; v < n; v += blockDim.x) {
-        if (!marked(now, v)) continue;
-        T const before = a[v];
-        T best = before;
-        std::int32_t first = hops ? fa[v] : 0;
-        std::int64_t const end = p.in_offsets[v + 1];
-        for (std::int64_t k = p.in_offsets[v]; k < end; ++k) {
-          std::int32_t const u = __ldg(p.in_sources + k);
-          T const t = a[u] + __ldg(p.in_weights + k);
-          if (t < best) {
-            best = t;
-            if (hops) first = u == s ? static_cast<std::int32_t>(v) : fa[u];
-          }
-        }
-        if (best < before) {
-          b[v] = best;
-          if (hops) fb[v] = first;
-          mark_out_neighbours(p.out_offsets, p.out_targets, v, later);
-          improved = 1;
-        }
-      }
-      changed = __syncthreads_or(improved);  // a is read by all until here
-      for (std::int64_t v = threadIdx.x; v < n; v += blockDim.x) {
-        if (!marked(now, v) || !(b[v] < a[v])) continue;
-        a[v] = b[v];
-        if (hops) fa[v] = fb[v];
-      }
-      __syncthreads();  // every thread is done reading `now`
-      for (std::int64_t i = threadIdx.x; i < words; i += blockDim.x) now[i] = 0;
-      unsigned* const t = now;
-      now = later;
-      later = t;
-      __syncthreads();
-    }
-    if (changed && threadIdx.x == 0) atomicOr(p.unsettled, 1);
-    for (std::int64_t v = threadIdx.x; v < n; v += blockDim.x) {
-      p.dist[s * p.ld + v] = a[v];
-      if (hops) p.next[s * p.ldn + v] = fa[v];
-    }
-    __syncthreads();  // the next source reuses the buffers
-  }
-}
-
 unsigned blocks_for(std::int64_t items, int per_block) {
   return static_cast<unsigned>(std::max<std::int64_t>(1, (items + per_block - 1) / per_block));
 }
@@ -274,32 +169,59 @@ void gather(ConstMatrixView d, EdgeListsOut e, cudaStream_t stream) {
   CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));  // the scratch arrays are freed on return
 }
 
+/// Threads per relaxation block: a warp per mask word up to 32 warps (one block per SM when a
+/// group's state fills the shared memory, so that block must bring the warps that hide the edge
+/// loads), and at least two.
+int relax_threads(std::int64_t n) { return static_cast<int>(32 * std::clamp<std::int64_t>((n + 31) / 32, 2, 32)); }
+
+template <class T, int S, bool kInShared>
+bool relax_groups(RelaxParams<T> p, std::size_t smem, cudaStream_t stream) {
+  auto const kernel = multi_source_relax_kernel<T, S, kInShared>;
+  if (smem > 48 * 1024) {  // the whole allowance, the same in every call: no race between threads
+    CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(max_block_shared_memory())));
+  }
+  int const threads = relax_threads(p.n);
+  int per_sm = 0;
+  CUDIST_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+  std::int64_t const groups = (p.n + S - 1) / S;
+  std::int64_t const blocks = std::min<std::int64_t>(groups, std::int64_t(std::max(per_sm, 1)) * multiprocessors());
+  Array scratch =
+      kInShared ? Array{} : scratch_array(blocks * static_cast<std::int64_t>(p.block_bytes), DType::kUInt8, stream);
+  p.scratch = kInShared ? nullptr : static_cast<unsigned char*>(scratch.data());
+  // A few waves of groups per launch, and a wait between launches, so that an interrupt stops a
+  // long call and a negative cycle ends it early.
+  std::int64_t const per_launch = 8 * blocks;
+  int flag = 0;
+  for (std::int64_t first = 0; first < groups && flag == 0; first += per_launch) {
+    throw_if_interrupted("apsp");
+    p.first_group = first;
+    p.end_group = std::min(groups, first + per_launch);
+    kernel<<<static_cast<unsigned>(blocks), threads, smem, stream>>>(p);
+    CUDIST_CHECK_LAUNCH();
+    CUDIST_CUDA_TRY(cudaMemcpyAsync(&flag, p.unsettled, sizeof(int), cudaMemcpyDeviceToHost, stream));
+    CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
+  }
+  return flag == 0;
+}
+
+/// relax_groups for `sources` per block (a power of two, at most S) in shared memory.
+template <class T, int S>
+bool relax_groups_of(int sources, RelaxParams<T> p, std::size_t smem, cudaStream_t stream) {
+  if constexpr (S > 1) {
+    if (sources < S) return relax_groups_of<T, S / 2>(sources, p, smem, stream);
+  }
+  return relax_groups<T, S, true>(p, smem, stream);
+}
+
 template <class T>
 bool relax_every_source(EdgeListsView e, MatrixView dist, MatrixView next, cudaStream_t stream) {
-  std::int64_t const n = e.vertices;
-  int device = 0, sms = 0, optin = 0;
-  CUDIST_CUDA_TRY(cudaGetDevice(&device));
-  CUDIST_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  CUDIST_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   bool const hops = next.data != nullptr;
-  std::size_t const block_bytes = static_cast<std::size_t>(n) * 2 * (sizeof(T) + (hops ? sizeof(std::int32_t) : 0)) +
-                                  2 * static_cast<std::size_t>((n + 31) / 32) * sizeof(unsigned);
-  bool const in_shared = block_bytes <= static_cast<std::size_t>(optin);
-  std::size_t const smem = in_shared ? block_bytes : 0;
-  if (smem > 48 * 1024) {  // the whole allowance, the same in every call: no race between threads
-    CUDIST_CUDA_TRY(cudaFuncSetAttribute(relax_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(optin)));
-  }
-  int const threads = relax_threads(n);
-  int per_sm = 0;
-  CUDIST_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, relax_kernel<T>, threads, smem));
-  std::int64_t const blocks = std::min<std::int64_t>(n, std::int64_t(std::max(per_sm, 1)) * sms);
-  Array scratch = in_shared ? Array{} : scratch_array(blocks * static_cast<std::int64_t>(block_bytes), DType::kUInt8, stream);
+  RelaxPlan const plan = relax_plan(e.vertices, sizeof(T), hops, max_block_shared_memory());
   Array unsettled = scratch_array(1, DType::kInt32, stream);
   CUDIST_CUDA_TRY(cudaMemsetAsync(unsettled.data(), 0, sizeof(int), stream));
-
   RelaxParams<T> p{};
-  p.n = n;
+  p.n = static_cast<int>(e.vertices);
   p.out_offsets = e.out_offsets;
   p.out_targets = e.out_targets;
   p.in_offsets = e.in_offsets;
@@ -309,23 +231,10 @@ bool relax_every_source(EdgeListsView e, MatrixView dist, MatrixView next, cudaS
   p.ld = dist.stride;
   p.next = static_cast<std::int32_t*>(next.data);
   p.ldn = next.stride;
-  p.scratch = in_shared ? nullptr : static_cast<unsigned char*>(scratch.data());
-  p.block_bytes = block_bytes;
+  p.block_bytes = plan.block_bytes;
   p.unsettled = unsettled.data_as<int>();
-  // A few waves of sources per launch, and a wait between launches, so that an interrupt stops
-  // a long call and a negative cycle ends it early.
-  std::int64_t const per_launch = 8 * blocks;
-  int flag = 0;
-  for (std::int64_t first = 0; first < n && flag == 0; first += per_launch) {
-    throw_if_interrupted("apsp");
-    p.first_source = first;
-    p.end_source = std::min(n, first + per_launch);
-    relax_kernel<T><<<static_cast<unsigned>(blocks), threads, smem, stream>>>(p);
-    CUDIST_CHECK_LAUNCH();
-    CUDIST_CUDA_TRY(cudaMemcpyAsync(&flag, unsettled.data(), sizeof(int), cudaMemcpyDeviceToHost, stream));
-    CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
-  }
-  return flag == 0;
+  if (!plan.in_shared) return relax_groups<T, 1, false>(p, 0, stream);
+  return relax_groups_of<T, max_sources_per_block(sizeof(T))>(plan.sources_per_block, p, plan.block_bytes, stream);
 }
 
 }  // namespace
