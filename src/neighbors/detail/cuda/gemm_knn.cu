@@ -29,13 +29,18 @@ constexpr std::int64_t kMaxBlockRows = 16384;
 constexpr std::int64_t kChunkBytes = std::int64_t(160) << 20;
 
 /// Launches a kernel of one warp per query row, each warp with a list's worth of shared memory for
-/// its compactions (kMaxGemmListEntries entries: 8 KB a warp at most, 32 KB a block).
+/// its compactions (kMaxGemmListEntries entries: 8 KB a warp at most, 32 KB a block) and what else
+/// the kernel asks for (Kernel::shared_bytes).
 template <class Kernel>
 void launch_rows(std::int64_t rows, int capacity, typename Kernel::Params const& p, cudaStream_t stream) {
   if (rows <= 0) return;
   auto const blocks = static_cast<unsigned>((rows + Kernel::kWarps - 1) / Kernel::kWarps);
-  std::size_t const staging = std::size_t(Kernel::kWarps) * capacity * sizeof(std::uint64_t);
-  run_kernel<Kernel><<<blocks, Kernel::kThreads, staging, stream>>>(p);
+  std::size_t const bytes = Kernel::shared_bytes(capacity);
+  if (bytes > 48 * 1024) {  // above the default limit: opted in (the exact pass at k > 128)
+    CUDIST_CUDA_TRY(cudaFuncSetAttribute(run_kernel<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(bytes)));
+  }
+  run_kernel<Kernel><<<blocks, Kernel::kThreads, bytes, stream>>>(p);
   CUDIST_CHECK_LAUNCH();
 }
 
@@ -214,7 +219,11 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
       std::int64_t const cols = std::min(chunk, n - col0);
       cudist::detail::cuda::gemm_bf16_abt(rows, cols, depth, x.copy + row0 * depth, depth, y.copy + col0 * depth, depth,
                                           v, cols, stream);
-      launch_rows<GemmKnnFilterKernel>(rows, s.capacity, {s, v, row0, rows, col0, cols}, stream);
+      if (s.cosine) {
+        launch_rows<GemmKnnFilterKernel<true>>(rows, s.capacity, {s, v, row0, rows, col0, cols}, stream);
+      } else {
+        launch_rows<GemmKnnFilterKernel<false>>(rows, s.capacity, {s, v, row0, rows, col0, cols}, stream);
+      }
     }
     e.s = s;
     e.block_rows = rows;

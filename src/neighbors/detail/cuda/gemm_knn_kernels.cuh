@@ -168,10 +168,13 @@ struct GemmKnnRowWarps {
   static constexpr int kThreads = 128;
   static constexpr int kWarps = kThreads / 32;
   using Traits = KeyTraits<float>;
+  /// Dynamic shared memory of a block: a list's worth of entries a warp, for its compactions.
+  static std::size_t shared_bytes(int capacity) { return std::size_t(kWarps) * capacity * sizeof(std::uint64_t); }
 };
 
 /// One warp per query row over one chunk of the product: the pairs whose lo does not exceed the
-/// row's tau join its list; a full list is compacted first.
+/// row's tau join its list; a full list is compacted first. kCosine: the op (GemmKnnState::cosine).
+template <bool kCosine>
 struct GemmKnnFilterKernel : GemmKnnRowWarps {
   struct Params {
     GemmKnnState s;
@@ -182,9 +185,35 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
 
   /// Columns a lane tests per step: one 16-byte load of bfloat16 products.
   static constexpr int kColumns = 8;
+  /// Steps a warp's lanes load at once, and the columns they cover (2 KB of products a warp).
+  static constexpr int kSteps = 2, kGroup = 32 * kColumns * kSteps;
 
-  /// kColumns consecutive floats from c (zeros past `end`): two 16-byte loads where `vec`.
-  __device__ static void load(float const* a, std::int64_t c, std::int64_t end, bool vec, float (&out)[kColumns]) {
+  /// Products of one step of a lane: kColumns bfloat16 values, as loaded (zeros past `end`).
+  using Packed = uint4;
+
+  /// kColumns consecutive bfloat16 values from c: one 16-byte load where `vec`.
+  __device__ static Packed load_packed(__nv_bfloat16 const* a, std::int64_t c, std::int64_t end, bool vec) {
+    if (vec) return __ldcs(reinterpret_cast<Packed const*>(a + c));  // read once: evict first
+    unsigned short h[kColumns];
+#pragma unroll
+    for (int t = 0; t < kColumns; ++t) h[t] = c + t < end ? __bfloat16_as_ushort(a[c + t]) : 0;
+    return {h[0] | (unsigned(h[1]) << 16), h[2] | (unsigned(h[3]) << 16), h[4] | (unsigned(h[5]) << 16),
+            h[6] | (unsigned(h[7]) << 16)};
+  }
+
+  /// A group's loads: step u of lane `lane` covers columns first + 256 u + 8 lane ...
+  __device__ static void load_group(__nv_bfloat16 const* v, std::int64_t first, std::int64_t cols, bool vec, int lane,
+                                    Packed (&out)[kSteps]) {
+#pragma unroll
+    for (int u = 0; u < kSteps; ++u) {
+      std::int64_t const c = first + 32 * kColumns * u + kColumns * lane;
+      out[u] = c < cols ? load_packed(v, c, cols, vec) : Packed{0, 0, 0, 0};
+    }
+  }
+
+  /// kColumns consecutive column terms from c (zeros past `end`): two 16-byte loads where `vec`.
+  /// Every query row reads them: they stay in L1.
+  __device__ static void load_terms(float const* a, std::int64_t c, std::int64_t end, bool vec, float (&out)[kColumns]) {
     if (vec) {
 #pragma unroll
       for (int h = 0; h < kColumns / 4; ++h) {
@@ -195,22 +224,6 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
     }
 #pragma unroll
     for (int t = 0; t < kColumns; ++t) out[t] = c + t < end ? __ldg(a + c + t) : 0.0f;
-  }
-
-  /// kColumns consecutive bfloat16 values from c as floats: one 16-byte load where `vec`.
-  __device__ static void load(__nv_bfloat16 const* a, std::int64_t c, std::int64_t end, bool vec,
-                              float (&out)[kColumns]) {
-    if (vec) {
-      uint4 const q = __ldg(reinterpret_cast<uint4 const*>(a + c));
-      unsigned const words[4] = {q.x, q.y, q.z, q.w};
-#pragma unroll
-      for (int h = 0; h < 4; ++h) {
-        out[2 * h] = __uint_as_float(words[h] << 16), out[2 * h + 1] = __uint_as_float(words[h] & 0xffff0000u);
-      }
-      return;
-    }
-#pragma unroll
-    for (int t = 0; t < kColumns; ++t) out[t] = c + t < end ? __bfloat162float(a[c + t]) : 0.0f;
   }
 
   __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
@@ -228,34 +241,45 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
     std::uint64_t* const list = s.lists + r * s.capacity;
     __nv_bfloat16 const* const v = p.values + local * p.cols;
     float const* const terms = GemmRowBound::column_terms(s) + p.col0;
-    // Columns in eights per lane, 16-byte loads where the rows allow (col0 is a multiple of 256);
-    // two steps' loads in flight before their tests: the loop is bound by L2 / HBM latency (four
-    // columns a lane moved 0.74 TB/s on K4, ncu).
+    // The loop waits on HBM, not on its tests (ncu, K4: 0.6-0.74 TB/s with 1 KB a warp in flight
+    // and nothing in flight during the tests): the next group's 2 KB a warp are loaded before
+    // this group's tests. 16-byte loads where the rows allow (col0 is a multiple of 256).
     bool const vec = p.cols % kColumns == 0;
-    constexpr int kSteps = 2, kStep = 32 * kColumns;
-    for (std::int64_t first = 0; first < p.cols; first += kStep * kSteps) {
-      float value[kSteps][kColumns] = {}, term[kSteps][kColumns] = {};
+    int const cols = static_cast<int>(p.cols);  // at most 16384 (gemm_knn_chunks)
+    std::int64_t const to_diagonal = i - p.col0;  // the self-join's diagonal, if in this chunk
+    int const diagonal = to_diagonal >= 0 && to_diagonal < cols ? static_cast<int>(to_diagonal) : -(1 << 30);
+    Packed next[kSteps];
+    load_group(v, 0, cols, vec, lane, next);
+    for (int first = 0; first < cols; first += kGroup) {
+      Packed group[kSteps];
+#pragma unroll
+      for (int u = 0; u < kSteps; ++u) group[u] = next[u];
+      if (first + kGroup < cols) load_group(v, first + kGroup, cols, vec, lane, next);
+      // Most groups hold no candidate once tau has fallen: each step costs a conversion, one or
+      // two multiply-adds and a min per column, and the exact tests run only where a step's
+      // smallest lo passes, or it holds the chunk's ragged end or the diagonal.
+      bool maybe[kSteps], any = false;
 #pragma unroll
       for (int u = 0; u < kSteps; ++u) {
-        std::int64_t const c = first + kStep * u + kColumns * lane;
-        if (c < p.cols) {
-          load(v, c, p.cols, vec, value[u]);
-          load(terms, c, p.cols, vec, term[u]);
-        }
+        int const c = first + 32 * kColumns * u + kColumns * lane;
+        maybe[u] = c < cols && (c + kColumns > cols || static_cast<unsigned>(diagonal - c) < kColumns ||
+                                !(smallest_lo(bound, terms, group[u], c, vec, cols) > tau));
+        any |= maybe[u];
       }
-#pragma unroll
+      if (!__any_sync(kFullWarp, any)) continue;
+      // The rare path, its code once: the steps in turn, their exact tests against the tau that
+      // the appends before them may have lowered.
+#pragma unroll 1
       for (int u = 0; u < kSteps; ++u) {
-        std::int64_t const c = first + kStep * u + kColumns * lane;
-        float lo[kColumns];
-        unsigned bits = 0;
+        Packed q = group[0];
+        bool m = maybe[0];
 #pragma unroll
-        for (int t = 0; t < kColumns; ++t) {
-          bool const inside = c + t < p.cols;
-          lo[t] = bound.lo(s.cosine, value[u][t], term[u][t]);
-          bool cand = inside && !(lo[t] > tau);
-          if (inside && p.col0 + c + t == i) cand = s.zero_diagonal || (cand && !s.exclude_self);  // key set later
-          bits |= static_cast<unsigned>(cand) << t;
+        for (int w = 1; w < kSteps; ++w) {
+          if (u == w) q = group[w], m = maybe[w];
         }
+        int const c = first + 32 * kColumns * u + kColumns * lane;
+        float lo[kColumns];
+        unsigned const bits = m ? candidates(p, bound, terms, q, c, vec, i, tau, lo) : 0u;
         if (!__any_sync(kFullWarp, bits != 0)) continue;
         if (!append(s, i, list, staging + warp * s.capacity, bound, p.col0 + c, lo, bits, count, tau, lane)) {
           if (lane == 0) s.counts[r] = -1;  // the kept pairs leave no room: ties, NaN rows
@@ -267,6 +291,59 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
       s.counts[r] = count;
       s.taus[r] = tau;
     }
+  }
+
+  /// The smallest lo of a lane's step of columns c .. c + 7, NaN where any is NaN: no column of the
+  /// step can be a candidate when it exceeds tau. Each lo as candidates() computes it.
+  __device__ static float smallest_lo(GemmRowBound const& bound, float const* terms, Packed const& q, int c, bool vec,
+                                      int cols) {
+    float term[kColumns];
+    load_terms(terms, c, cols, vec, term);
+    unsigned const words[4] = {q.x, q.y, q.z, q.w};
+    float smallest = __int_as_float(0x7f800000);
+#pragma unroll
+    for (int t = 0; t < kColumns; ++t) {
+      float const value = __uint_as_float(t % 2 == 0 ? words[t / 2] << 16 : words[t / 2] & 0xffff0000u);
+      smallest = min_or_nan(smallest, bound.lo(kCosine, value, term[t]));
+    }
+    return smallest;
+  }
+
+  __device__ static float min_or_nan(float a, float b) {
+#if __CUDA_ARCH__ >= 800
+    float m;
+    asm("min.NaN.f32 %0, %1, %2;" : "=f"(m) : "f"(a), "f"(b));
+    return m;
+#else
+    return a != a || b != b ? __int_as_float(0x7fffffff) : fminf(a, b);
+#endif
+  }
+
+  /// The candidates among a lane's step of columns c .. c + 7 (bit t: column c + t), and their
+  /// lo. The tests per column are a conversion, one or two multiply-adds and a compare; the
+  /// chunk's ragged end and the diagonal, a few steps of a row, are fixed up after them.
+  __device__ static unsigned candidates(Params const& p, GemmRowBound const& bound, float const* terms,
+                                        Packed const& q, int c, bool vec, std::int64_t i, float tau,
+                                        float (&lo)[kColumns]) {
+    GemmKnnState const& s = p.s;
+    float term[kColumns];
+    load_terms(terms, c, p.cols, vec, term);
+    unsigned const words[4] = {q.x, q.y, q.z, q.w};
+    unsigned bits = 0;
+#pragma unroll
+    for (int t = 0; t < kColumns; ++t) {
+      float const value = __uint_as_float(t % 2 == 0 ? words[t / 2] << 16 : words[t / 2] & 0xffff0000u);
+      lo[t] = bound.lo(kCosine, value, term[t]);
+      bits |= static_cast<unsigned>(!(lo[t] > tau)) << t;  // NaN lo: a row the bound does not cover
+    }
+    if (c + kColumns > p.cols) bits &= (1u << (p.cols - c)) - 1;
+    std::int64_t const diagonal = i - (p.col0 + c);
+    if (diagonal >= 0 && diagonal < kColumns && diagonal < p.cols - c) {  // its key is set later
+      unsigned const bit = 1u << diagonal;
+      bool const keep = s.zero_diagonal || ((bits & bit) != 0 && !s.exclude_self);
+      bits = keep ? bits | bit : bits & ~bit;
+    }
+    return bits;
   }
 
   /// Appends the lanes' candidates (bit t: column j0 + t) to row i's list, in column order; when
@@ -315,6 +392,10 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
 /// One warp per query row: the kept pairs' exact keys (the SIMT path's float32 sums), ranked by
 /// (key, column) as the sorted path ranks them, the first k written.
 struct GemmKnnExactKernel : GemmKnnRowWarps {
+  /// The compaction lists, then each warp's slice of y rows (SourceSums::warp_sums).
+  static std::size_t shared_bytes(int capacity) {
+    return GemmKnnRowWarps::shared_bytes(capacity) + std::size_t(kWarps) * SourceSums::kWarpSliceFloats * sizeof(float);
+  }
   struct Params {
     GemmKnnState s;             // its block of query rows: s.row0 ..
     std::int64_t block_rows;
@@ -341,17 +422,24 @@ struct GemmKnnExactKernel : GemmKnnRowWarps {
     float const tau = s.taus[r];
     std::uint64_t const* const list = s.lists + r * s.capacity;
     std::uint64_t* const buf = staging + warp * s.capacity;
-    for (int t = lane; t < s.capacity; t += 32) {
-      std::uint64_t e = Traits::empty();
+    float* const slice = reinterpret_cast<float*>(staging + kWarps * s.capacity) + warp * SourceSums::kWarpSliceFloats;
+    for (int first = 0; first < s.capacity; first += 32) {
+      int const t = first + lane;
+      std::int64_t j = -1;  // the lane's pair, if kept
       if (t < count) {
         std::uint64_t const entry = list[t];
-        auto const j = static_cast<std::uint32_t>(entry & 0xffffffffu);
-        bool const diagonal = j == i && s.zero_diagonal;
-        if (!(Traits::key(entry) > tau) || diagonal) {
-          e = Traits::entry(DotBound::exact_key(p.rank, p.rows, i, j, s.zero_diagonal), j);
-        }
+        auto const column = static_cast<std::uint32_t>(entry & 0xffffffffu);
+        bool const diagonal = column == i && s.zero_diagonal;
+        if (!(Traits::key(entry) > tau) || diagonal) j = column;
       }
-      buf[t] = e;
+      float acc = 0.0f;
+      if (first < count && p.rows.vec) {  // warp-uniform
+        acc = p.rows.warp_sums(i, j, slice, lane, cudist::detail::cuda::ProductStep{});
+      } else if (j >= 0) {
+        acc = p.rows.sum(i, j, cudist::detail::cuda::ProductStep{});
+      }
+      buf[t] = j >= 0 ? Traits::entry(DotBound::key_of_sum(p.rank, acc, i, j, s.zero_diagonal), static_cast<std::uint32_t>(j))
+                      : Traits::empty();
     }
     warp_bitonic_sort(buf, s.capacity, lane);
     for (int r = lane; r < s.k; r += 32) {

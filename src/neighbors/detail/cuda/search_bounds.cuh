@@ -164,7 +164,11 @@ struct DotBound {
 
   static __device__ float exact_key(Rank const& rank, SourceSums const& rows, std::int64_t i, std::int64_t j,
                                     bool zero_diagonal) {
-    float const acc = rows.sum(i, j, cudist::detail::cuda::ProductStep{});
+    return key_of_sum(rank, rows.sum(i, j, cudist::detail::cuda::ProductStep{}), i, j, zero_diagonal);
+  }
+
+  /// exact_key() of the pair whose float32 sum (ProductStep's, in order) is acc.
+  static __device__ float key_of_sum(Rank const& rank, float acc, std::int64_t i, std::int64_t j, bool zero_diagonal) {
     float const key = rank(acc, i, j);
     return zero_diagonal && i == j && isfinite(key) ? 0.0f : key;
   }
