@@ -6,8 +6,8 @@ import numpy as np
 from ._frameworks import as_array, dtype_name, framework_of, readable
 
 # Input dtypes the kernels read in place for float32 results: float16 and bfloat16 widened to
-# float32, uint8 and bool (0/1 bytes) counted exactly.
-_READ_FOR_FLOAT32 = frozenset({"float16", "bfloat16", "float32", "uint8", "bool"})
+# float32, uint8, int8 and bool (0/1 bytes) counted exactly.
+_READ_FOR_FLOAT32 = frozenset({"float16", "bfloat16", "float32", "uint8", "int8", "bool"})
 _RESULT_DTYPES = ("float32", "float64")
 # Metrics of packed bits: their rows are read as uint8 whatever the result, computed into float32
 # (exact: they count bits) and widened when the result is float64.

@@ -19,7 +19,7 @@ _DIFFERENCES_FROM_SCIPY = """
     Differences from scipy (docs/scipy_differences.md gives the reasons)
     ----------------------
     - Results are float64 for NumPy and array_like inputs (as scipy), and for torch / CuPy arrays
-      of the input's own precision (float32 for float32, float16, bfloat16, uint8 and bool);
+      of the input's own precision (float32 for float32, float16, bfloat16, uint8, int8 and bool);
       `dtype=` or `out=` chooses float32 or float64. out may be float32 and have any row stride.
     - Every layout and dtype scipy takes is accepted; layouts the kernels cannot read in place
       (column steps, column-major, negative strides) are copied once, where the array lives.
@@ -86,7 +86,7 @@ def cdist(XA, XB, metric="euclidean", *, out=None, dtype=None, device=None, memo
     dtype : float32 or float64, optional
         The dtype of the result, and the precision of the computation. Default: float64 for NumPy
         and array_like inputs (as scipy); for torch and CuPy arrays float64 for float64 and integer
-        inputs, float32 for the others (float32, float16, bfloat16, uint8, bool).
+        inputs, float32 for the others (float32, float16, bfloat16, uint8, int8, bool).
     device : str or torch.device, optional
         Where to compute: 'cpu', 'cuda', 'cuda:N' or 'auto' (a GPU when one is present), or a
         device set 'cuda:0,1' / 'cuda:all' that splits the output rows over those GPUs

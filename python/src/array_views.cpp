@@ -39,6 +39,7 @@ DType dtype_of(nb::dlpack::dtype t, char const* what) {
         if (t.bits == 8) return DType::kUInt8;
         break;
       case Code::Int:
+        if (t.bits == 8) return DType::kInt8;
         if (t.bits == 16) return DType::kInt16;
         if (t.bits == 32) return DType::kInt32;
         if (t.bits == 64) return DType::kInt64;

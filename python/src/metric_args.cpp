@@ -35,11 +35,11 @@ MetricParams metric_params(double p, std::optional<ParamArray> const& w,
 
 void expect_distance_dtypes(char const* who, ConstMatrixView x, ConstMatrixView y,
                             char const* x_name, char const* y_name) {
-  if (!is_floating(x.dtype) && x.dtype != DType::kUInt8) {
+  if (!is_floating(x.dtype) && x.dtype != DType::kUInt8 && x.dtype != DType::kInt8) {
     throw nb::type_error((std::string(who) + ": " + x_name + " has dtype " +
                           std::string(dtype_name(x.dtype)) +
                           "; cudist computes distances of float16, bfloat16, float32, float64, "
-                          "uint8 and bool arrays (convert with .astype)")
+                          "uint8, int8 and bool arrays (convert with .astype)")
                              .c_str());
   }
   if (x.dtype != y.dtype) {

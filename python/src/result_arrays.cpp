@@ -24,6 +24,7 @@ nb::dlpack::dtype dlpack_dtype(DType dtype) {
       return {code(Code::Bfloat), bits, 1};
     case DType::kUInt8:
       return {code(Code::UInt), bits, 1};
+    case DType::kInt8:
     case DType::kInt16:
     case DType::kInt32:
     case DType::kInt64:

@@ -52,6 +52,27 @@ def test_uint8_descriptors_give_exact_squared_distances(rng):
                        distance.cdist(XA, XB, "sqeuclidean").astype(np.float32))
 
 
+def test_int8_embeddings_give_exact_distances_and_neighbours(rng):
+    # Quantised embeddings: int8 rows read in place, squared L2 and inner product in exact integer
+    # arithmetic (float32 results), knn and match on them without a conversion.
+    XA = rng.integers(-128, 128, (40, 96), dtype=np.int8)
+    XB = rng.integers(-128, 128, (300, 96), dtype=np.int8)
+    wide_a, wide_b = XA.astype(np.float64), XB.astype(np.float64)
+    squares = cudist.cdist(XA, XB, "sqeuclidean", dtype=np.float32)
+    assert_array_equal(squares, distance.cdist(wide_a, wide_b, "sqeuclidean").astype(np.float32))
+    assert_array_equal(cudist.cdist(XA, XB, "inner_product", dtype=np.float32),
+                       (wide_a @ wide_b.T).astype(np.float32))
+    assert_allclose(cudist.cdist(XA, XB, "cosine"), distance.cdist(XA, XB, "cosine"),
+                    **tolerance(np.float64))
+    distances, indices = cudist.knn(XA, XB, 5, "sqeuclidean")
+    assert distances.dtype == np.float32
+    # Integer distances tie: the rule is the smaller index first, as a stable sort of the row.
+    assert_array_equal(indices, np.argsort(squares, axis=1, kind="stable")[:, :5])
+    assert_array_equal(distances, np.take_along_axis(squares, indices, axis=1))
+    pairs, _ = cudist.match(XA, XB, "euclidean", ratio=0.999)
+    assert all(indices[q, 0] == t for q, t in pairs)
+
+
 @pytest.mark.parametrize("view", [
     lambda a: a[::3],              # every third row: row stride 3n
     lambda a: a[:, 2:9],           # a column window: row stride n, 7 columns

@@ -27,7 +27,7 @@ void validate_distance_inputs(char const* who, ConstMatrixView x, ConstMatrixVie
                                          << dtype_name(y.dtype) << "; convert one of them");
   CUDIST_EXPECTS(x.dtype != DType::kInt16 && x.dtype != DType::kInt32 && x.dtype != DType::kInt64,
                  who << ": dtype " << dtype_name(x.dtype)
-                     << " is not supported (use float16/bfloat16/float32/float64/uint8)");
+                     << " is not supported (use float16/bfloat16/float32/float64/uint8/int8)");
   CUDIST_EXPECTS(x.cols == y.cols, who << ": x has " << x.cols << " columns but y has " << y.cols);
 }
 

@@ -18,8 +18,9 @@
 namespace cudist::detail {
 namespace {
 
-// uint8 sums of squares stay exact in int32 up to this many columns (255^2 * d < 2^31).
-constexpr std::int64_t kMaxExactUInt8Cols = 33025;
+// Byte rows' sums of squares stay exact in int32 up to this many columns (255^2 * d < 2^31: the
+// largest difference of two uint8 or two int8 values is 255; their products are smaller).
+constexpr std::int64_t kMaxExactByteCols = 33025;
 
 /// What a metric needs before the contraction.
 struct Preparation {
@@ -337,10 +338,11 @@ PlannedPairwise plan_pairwise(Resources const& res, char const* who, ConstMatrix
   pr.tf32 = params.precision == Precision::kTf32;
 
   DType const compute = x.dtype == DType::kFloat64 ? DType::kFloat64 : DType::kFloat32;
-  bool const integer_path = x.dtype == DType::kUInt8 && !plan.prep.needed &&
+  bool const bytes = x.dtype == DType::kUInt8 || x.dtype == DType::kInt8;
+  bool const integer_path = bytes && !plan.prep.needed &&
                             plan.op_weights.empty() &&
                             (plan.op.kind == OpKind::kXorPopcount ||
-                             (has_integer_path(plan.op.kind, plan.op.finish) && x.cols <= kMaxExactUInt8Cols));
+                             (has_integer_path(plan.op.kind, plan.op.finish) && x.cols <= kMaxExactByteCols));
   bool const raw_float = (x.dtype == DType::kFloat32 || x.dtype == DType::kFloat64) && !plan.prep.needed;
 
   if (integer_path || raw_float) {

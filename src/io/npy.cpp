@@ -33,8 +33,8 @@ struct NpyTypeCode {
 
 constexpr NpyTypeCode kNpyTypeCodes[] = {
     {"f2", DType::kFloat16, false}, {"f4", DType::kFloat32, false}, {"f8", DType::kFloat64, false},
-    {"u1", DType::kUInt8, false},   {"b1", DType::kUInt8, true},    {"i2", DType::kInt16, false},
-    {"i4", DType::kInt32, false},   {"i8", DType::kInt64, false},
+    {"u1", DType::kUInt8, false},   {"b1", DType::kUInt8, true},    {"i1", DType::kInt8, false},
+    {"i2", DType::kInt16, false},   {"i4", DType::kInt32, false},   {"i8", DType::kInt64, false},
 };
 
 /// Shape of the matrix a .npy array becomes.
@@ -63,7 +63,7 @@ NpyElement element_of(std::string const& descr, File const& file) {
     }
   }
   CUDIST_THROW(FileError, file.where() << ": unsupported dtype '" << descr
-                                       << "' (supported: <f2 <f4 <f8 |u1 |b1 <i2 <i4 <i8, and "
+                                       << "' (supported: <f2 <f4 <f8 |u1 |b1 |i1 <i2 <i4 <i8, and "
                                           "big-endian '>' variants)");
 }
 

@@ -48,6 +48,7 @@ inline double store(Array& a, std::int64_t idx, double value) {
     case DType::kFloat32: return a.data_as<float>()[idx] = static_cast<float>(value);
     case DType::kFloat64: return a.data_as<double>()[idx] = value;
     case DType::kUInt8: return a.data_as<std::uint8_t>()[idx] = static_cast<std::uint8_t>(value);
+    case DType::kInt8: return a.data_as<std::int8_t>()[idx] = static_cast<std::int8_t>(value);
     case DType::kFloat16: {
       std::uint16_t const h = float_to_half_bits(static_cast<float>(value));
       a.data_as<half_t>()[idx].bits = h;

@@ -102,6 +102,13 @@ TEST(Knn, EveryInputDtype) {
                         {DType::kUInt8, Metric::kCityblock, 33, 0, 255, true},
                         {DType::kUInt8, Metric::kInnerProduct, 20, 0, 255, true},
                         {DType::kUInt8, Metric::kCosine, 20, 0, 255, false},
+                        // int8: the exact integer path of the same ops (not packed), the rest in float32.
+                        {DType::kInt8, Metric::kSqEuclidean, 128, -128, 127, true},
+                        {DType::kInt8, Metric::kEuclidean, 36, -128, 127, false},
+                        {DType::kInt8, Metric::kCityblock, 33, -128, 127, true},
+                        {DType::kInt8, Metric::kChebyshev, 12, -128, 127, true},
+                        {DType::kInt8, Metric::kInnerProduct, 64, -128, 127, true},
+                        {DType::kInt8, Metric::kCosine, 20, -128, 127, false},
                         {DType::kFloat16, Metric::kEuclidean, 40, -8, 8, false},
                         {DType::kBFloat16, Metric::kCityblock, 40, -8, 8, true},
                         {DType::kFloat64, Metric::kSqEuclidean, 40, -8, 8, true}};

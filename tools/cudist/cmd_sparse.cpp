@@ -34,6 +34,9 @@ Array as_floating(Array const& a, std::string const& name) {
       case DType::kUInt8:
         to[i] = a.data_as<std::uint8_t>()[i];
         break;
+      case DType::kInt8:
+        to[i] = a.data_as<std::int8_t>()[i];
+        break;
       case DType::kInt16:
         to[i] = a.data_as<std::int16_t>()[i];
         break;

@@ -14,6 +14,7 @@ enum class DType : std::uint8_t {
   kFloat32,
   kFloat64,
   kUInt8,
+  kInt8,  ///< signed bytes: quantised embeddings
   kInt16,
   kInt32,
   kInt64,

@@ -100,7 +100,7 @@ void dispatch_floating_op(PairwiseProblem const& p, F&& f) {
   }
 }
 
-/// Calls f(op) for the ops that run exactly on uint8 inputs (int32 arithmetic).
+/// Calls f(op) for the ops that run exactly on uint8 and int8 inputs (int32 arithmetic).
 template <class F>
 void dispatch_integer_op(OpSpec const& spec, F&& f) {
   using C = std::int32_t;
@@ -117,7 +117,8 @@ void dispatch_integer_op(OpSpec const& spec, F&& f) {
   }
 }
 
-/// True when `kind` has an exact uint8 path (the rest are computed from float32 copies).
+/// True when `kind` has an exact path for byte rows, uint8 or int8 (the rest are computed from
+/// float32 copies).
 inline bool has_integer_path(OpKind kind, std::uint8_t finish) {
   return kind == OpKind::kSqDiffSum || kind == OpKind::kAbsDiffSum ||
          kind == OpKind::kAbsDiffMax || (kind == OpKind::kDot && finish == 0);

@@ -22,6 +22,7 @@ void append_any(ConstMatrixView v, std::vector<double>& dst) {
     case DType::kFloat16: return append_rows<half_t>(v, dst);
     case DType::kBFloat16: return append_rows<bfloat16_t>(v, dst);
     case DType::kUInt8: return append_rows<std::uint8_t>(v, dst);
+    case DType::kInt8: return append_rows<std::int8_t>(v, dst);
     case DType::kInt16: return append_rows<std::int16_t>(v, dst);
     case DType::kInt32: return append_rows<std::int32_t>(v, dst);
     case DType::kInt64: return append_rows<std::int64_t>(v, dst);

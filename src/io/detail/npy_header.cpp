@@ -203,6 +203,7 @@ std::string_view npy_descr_of(DType dtype, std::string_view where) {
     case DType::kFloat32: return "<f4";
     case DType::kFloat64: return "<f8";
     case DType::kUInt8: return "|u1";
+    case DType::kInt8: return "|i1";
     case DType::kInt16: return "<i2";
     case DType::kInt32: return "<i4";
     case DType::kInt64: return "<i8";

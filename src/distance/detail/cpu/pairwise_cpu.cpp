@@ -83,6 +83,8 @@ void pairwise(PairwiseProblem const& p) {
         return run_tiles<ops::XorPopcountOp<std::uint8_t, float>, std::uint8_t>(p, {});
       }
       return dispatch_integer_op(p.op, [&](auto op) { run_tiles<decltype(op), std::uint8_t>(p, op); });
+    case DType::kInt8:
+      return dispatch_integer_op(p.op, [&](auto op) { run_tiles<decltype(op), std::int8_t>(p, op); });
     case DType::kInt32:  // hamming_bits on 4-byte words
       return run_tiles<ops::XorPopcountOp<std::uint32_t, float>, std::uint32_t>(p, {});
     default: break;

@@ -58,6 +58,7 @@ void prepare_from(RowPrep const& p) {
     case DType::kFloat16: return prepare<C, half_t>(p);
     case DType::kBFloat16: return prepare<C, bfloat16_t>(p);
     case DType::kUInt8: return prepare<C, std::uint8_t>(p);
+    case DType::kInt8: return prepare<C, std::int8_t>(p);
     case DType::kInt16: return prepare<C, std::int16_t>(p);
     case DType::kInt32: return prepare<C, std::int32_t>(p);
     case DType::kInt64: return prepare<C, std::int64_t>(p);

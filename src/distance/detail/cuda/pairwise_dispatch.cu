@@ -14,6 +14,7 @@ void pairwise(PairwiseProblem const& pr, void* stream) {
     case DType::kFloat32: return pairwise_float(pr, s);
     case DType::kFloat64: return pairwise_double(pr, s);
     case DType::kUInt8:
+    case DType::kInt8:
     case DType::kInt32: return pairwise_integer(pr, s);
     default: CUDIST_THROW(InvalidArgument, "pairwise: no CUDA kernel for " << dtype_name(pr.x.dtype));
   }

@@ -1,4 +1,4 @@
-// Exact integer instantiations of the pairwise engine: uint8 inputs with int32 arithmetic
+// Exact integer instantiations of the pairwise engine: uint8 and int8 inputs with int32 arithmetic
 // (sqeuclidean, euclidean, cityblock, chebyshev, inner product) and bit-packed Hamming on
 // 32-bit words or single bytes. Squared L2, euclidean and inner product of rows of whole words
 // run on the int8 tensor cores where the GPU has them (packed_u8_mma_store.cu), with the same
@@ -16,6 +16,9 @@ void pairwise_integer(PairwiseProblem const& pr, cudaStream_t stream) {
       return launch_for_op<std::uint32_t>(pr, ops::XorPopcountOp<std::uint32_t, float>{}, stream);
     }
     return launch_for_op<std::uint8_t>(pr, ops::XorPopcountOp<std::uint8_t, float>{}, stream);
+  }
+  if (pr.x.dtype == DType::kInt8) {
+    return dispatch_integer_op(pr.op, [&](auto op) { launch_for_op<std::int8_t>(pr, op, stream); });
   }
   if (pairwise_packed_u8_mma(pr, stream)) return;
   dispatch_integer_op(pr.op, [&](auto op) { launch_for_op<std::uint8_t>(pr, op, stream); });

@@ -89,6 +89,7 @@ void launch_from(RowPrep const& rp, cudaStream_t stream) {
     case DType::kFloat16: return launch<C, half_t>(rp, stream);
     case DType::kBFloat16: return launch<C, bfloat16_t>(rp, stream);
     case DType::kUInt8: return launch<C, std::uint8_t>(rp, stream);
+    case DType::kInt8: return launch<C, std::int8_t>(rp, stream);
     case DType::kInt16: return launch<C, std::int16_t>(rp, stream);
     case DType::kInt32: return launch<C, std::int32_t>(rp, stream);
     case DType::kInt64: return launch<C, std::int64_t>(rp, stream);

@@ -81,7 +81,7 @@ void launch_fused(FusedLaunch const& f, Op const& op, SelectArgs const& a, cudaS
 }
 
 /// Calls f(op, Elem const* tag) for the exact integer ops: bit Hamming on words or bytes, squared
-/// L2 of uint8 rows read as words (the problem's rows are int32 then), the other uint8 ops.
+/// L2 of uint8 rows read as words (the problem's rows are int32 then), the other uint8 and int8 ops.
 template <class F>
 void dispatch_integer_select_op(SelectProblem const& p, F&& f) {
   namespace ops = cudist::detail::ops;
@@ -96,6 +96,9 @@ void dispatch_integer_select_op(SelectProblem const& p, F&& f) {
     op.x_sq = static_cast<std::uint32_t const*>(spec.x_norms);
     op.y_sq = static_cast<std::uint32_t const*>(spec.y_norms);
     return f(op, static_cast<std::uint32_t const*>(nullptr));
+  }
+  if (p.pairwise.x.dtype == DType::kInt8) {
+    return cudist::detail::dispatch_integer_op(spec, [&](auto op) { f(op, static_cast<std::int8_t const*>(nullptr)); });
   }
   cudist::detail::dispatch_integer_op(spec, [&](auto op) { f(op, static_cast<std::uint8_t const*>(nullptr)); });
 }

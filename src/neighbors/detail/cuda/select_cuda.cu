@@ -39,7 +39,7 @@ InputKind input_kind(SelectProblem const& p) {
   switch (p.pairwise.x.dtype) {
     case DType::kFloat32: return InputKind::kFloat;
     case DType::kFloat64: return InputKind::kDouble;
-    default: return InputKind::kInteger;  // uint8 bytes or 32-bit words
+    default: return InputKind::kInteger;  // uint8 or int8 bytes, or 32-bit words
   }
 }
 
