@@ -1,5 +1,7 @@
 // The "sparse" suite of `cudist bench`: cases S1, S2, S2u and S3 of BENCHMARKS.md in float32,
-// and S1 in float64. Each case times cudist's SpMV (the plan's own choice, and each kernel
+// S1 in float64, and two real matrices: S4, the 32-nearest-neighbour graph of the shipped SIFT
+// corpus (built by cudist's own self-join: the matrix of label propagation and spectral
+// embedding on real descriptors), and S5, the shipped uscounties.mtx (small: a launch-bound call). Each case times cudist's SpMV (the plan's own choice, and each kernel
 // forced, for tuning) and cuSPARSE's cusparseSpMV on the same device arrays, checks both
 // against a float64 host reference, and measures against the copy bandwidth of this run.
 //
@@ -23,6 +25,9 @@
 #include "common/suite.hpp"
 #include "core/cuda/check.hpp"
 #include "cudist/core/array.hpp"
+#include "cudist/io/matrix_market.hpp"
+#include "cudist/io/npy.hpp"
+#include "cudist/neighbors/knn.hpp"
 #include "cudist/sparse/generators.hpp"
 #include "cudist/sparse/spmv.hpp"
 
@@ -162,6 +167,26 @@ class CusparseSpmv {
   void* buffer_ = nullptr;
 };
 
+/// The k-nearest-neighbour graph of the shipped SIFT corpus (158829 uint8 rows; each row's k
+/// nearest other rows, euclidean distances as values): real descriptors' locality, rows of
+/// exactly k nonzeros, columns sorted by distance rather than by index.
+CsrMatrix sift_knn_graph(std::int64_t k) {
+  Array const corpus = io::read_npy(std::string(CUDIST_DATA_DIR) + "/descriptors/opencv_images_sift_u8.npy");
+  Resources const gpu(Device::cuda(0));
+  KnnResult const g = self_knn(gpu, Array::copy_of(corpus.view(), gpu.device), k,
+                               Metric::kEuclidean);
+  Array const distances = Array::copy_of(g.distances.view(), Device::cpu());
+  Array const indices = Array::copy_of(g.indices.view(), Device::cpu());
+  std::int64_t const rows = corpus.rows(), nnz = rows * k;
+  CsrMatrix a = CsrMatrix::allocate(rows, rows, nnz, DType::kFloat32, DType::kInt32, Device::cpu());
+  for (std::int64_t r = 0; r <= rows; ++r) a.row_offsets().data_as<std::int32_t>()[r] = static_cast<std::int32_t>(r * k);
+  for (std::int64_t e = 0; e < nnz; ++e) {
+    a.col_indices().data_as<std::int32_t>()[e] = static_cast<std::int32_t>(indices.data_as<std::int64_t>()[e]);
+    a.values().data_as<float>()[e] = distances.data_as<float>()[e];
+  }
+  return a;
+}
+
 char const* algorithm_name(SpmvAlgorithm a) {
   switch (a) {
     case SpmvAlgorithm::kRowSplit:
@@ -267,6 +292,12 @@ std::vector<SparseCase> cases(bool quick) {
        [=] { return poisson3d_csr(s3); }},
       {"S1-fp64", s1_text + " fp64",
        [=] { return uniform_random_csr(s1, s1, s1 / 100, 1, DType::kFloat64); }},
+      {"S4", "SpMV SIFT corpus 32-NN graph (real) fp32", [] { return sift_knn_graph(32); }},
+      {"S5", "SpMV uscounties.mtx (real, 3111^2) fp32",
+       [] {
+         return io::read_matrix_market(std::string(CUDIST_DATA_DIR) + "/sparse/uscounties.mtx", DType::kFloat32,
+                                       DType::kInt32);
+       }},
   };
 }
 
