@@ -124,15 +124,26 @@ def d8_case(case_id, peer, note):
     return {"id": case_id, "peer": peer, "peer_us": us, "note": note}
 
 
-def gemm_knn(x, y, k, chunk):
-    """FAISS's brute-force method in torch: |y|^2 - 2 x.y from a float16 GEMM on the tensor cores
-    (float32 accumulation), per chunk of query rows, then topk. Returns the indices."""
-    yh, yn = y.half(), (y * y).sum(1)
-    out = []
-    for s in range(0, x.shape[0], chunk):
-        d = yn - 2 * (x[s:s + chunk].half() @ yh.t()).float()
-        out.append(d.topk(k, largest=False).indices)
-    return torch.cat(out)
+# The FAISS-style search's GEMM, by the precision of its operands: float32 on the FP32 pipes, or
+# on the tensor cores as TF32 (float32 rows, 10-bit mantissas inside the GEMM), float16 or
+# bfloat16 (rows rounded to 16 bits); float32 accumulation and product in every case.
+GEMM_PRECISIONS = {"fp32": torch.float32, "tf32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+
+def gemm_knn(x, y, k, chunk, precision="fp16"):
+    """FAISS's brute-force method in torch: |y|^2 - 2 x.y from one GEMM per chunk of query rows
+    (operands in `precision`, GEMM_PRECISIONS), then topk. Returns the indices."""
+    dtype = GEMM_PRECISIONS[precision]
+    torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
+    try:
+        yg, yn = y.to(dtype), (y * y).sum(1)
+        out = []
+        for s in range(0, x.shape[0], chunk):
+            d = yn - 2 * (x[s:s + chunk].to(dtype) @ yg.t()).float()
+            out.append(d.topk(k, largest=False).indices)
+        return torch.cat(out)
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = False
 
 
 def wrong_rows(indices, x, y, k, rows=256, exact_scores=None, largest=False):
@@ -144,12 +155,29 @@ def wrong_rows(indices, x, y, k, rows=256, exact_scores=None, largest=False):
     return sum(set(a.tolist()) != set(b.tolist()) for a, b in zip(indices[pick], exact))
 
 
-def gemm_knn_case(case, x, y, k, chunk, repeats):
-    us = median_us(lambda: gemm_knn(x, y, k, chunk), repeats=repeats)
-    wrong = wrong_rows(gemm_knn(x, y, k, chunk), x, y, k)
-    return {"id": f"{case}-gemm", "peer": "fp16 GEMM+topk", "peer_us": us,
-            "note": f"FAISS-style (|y|^2 - 2 x.y on the tensor cores, {chunk}-row chunks); "
-                    f"{wrong} of 256 sampled rows get other neighbours than the exact ones"}
+def fastest_chunk(run, rows, chunks=(1024, 2500, 5000, 10000)):
+    """The chunk of query rows (of `chunks` up to `rows`, and all rows) for which run(chunk) is
+    fastest, and what each took: the peer's own tuning, so that it is measured at its best."""
+    tried = {c: median_us(lambda c=c: run(c), repeats=3, warmup=1) for c in sorted({min(c, rows) for c in chunks})}
+    return min(tried, key=tried.get), tried
+
+
+def gemm_knn_cases(case, x, y, k, repeats):
+    """The FAISS-style search at each GEMM precision, its chunk tuned: ids K?-gemm (fp16, as
+    before) and K?-gemm-fp32 / -tf32 / -bf16."""
+    out = []
+    for precision in ("fp32", "tf32", "fp16", "bf16"):
+        chunk, tried = fastest_chunk(lambda c: gemm_knn(x, y, k, c, precision), x.shape[0])
+        us = median_us(lambda: gemm_knn(x, y, k, chunk, precision), repeats=repeats)
+        wrong = wrong_rows(gemm_knn(x, y, k, chunk, precision), x, y, k)
+        where = "on the FP32 pipes (TF32 off)" if precision == "fp32" else "on the tensor cores"
+        tried_text = ", ".join(f"{c}: {t:.0f} us" for c, t in tried.items())
+        out.append({"id": f"{case}-gemm" + ("" if precision == "fp16" else f"-{precision}"),
+                    "peer": f"{precision} GEMM+topk", "peer_us": us,
+                    "note": f"FAISS-style (|y|^2 - 2 x.y, {precision} GEMM {where}, float32 products), "
+                            f"{chunk}-row chunks (fastest of {tried_text}); "
+                            f"{wrong} of 256 sampled rows get other neighbours than the exact ones"})
+    return out
 
 
 def cosine_knn(x, y, k):
@@ -210,14 +238,14 @@ def knn_cases():
         out.append({"id": "K1", "peer": "cdist+topk",
                     "peer_us": median_us(lambda: torch.cdist(x, y).topk(2, largest=False)),
                     "note": "then ratio test on 2 columns"})
-        out.append(gemm_knn_case("K1", x, y, 2, 4000, 20))
+        out.extend(gemm_knn_cases("K1", x, y, 2, 20))
     if wants("K2") or wants("K2c"):
         x, y = rand(10000, 128, 1), rand(100000, 128, 2)
         if wants("K2"):
             out.append({"id": "K2", "peer": "cdist+topk",
                         "peer_us": median_us(lambda: torch.cdist(x, y).topk(10, largest=False), repeats=5),
                         "note": ""})
-            out.append(gemm_knn_case("K2", x, y, 10, 2500, 5))
+            out.extend(gemm_knn_cases("K2", x, y, 10, 5))
         if wants("K2c"):
             out.append({"id": "K2c", "peer": "normalize+matmul+topk",
                         "peer_us": median_us(lambda: cosine_knn(x, y, 10), repeats=5),
