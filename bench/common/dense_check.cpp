@@ -33,6 +33,10 @@ HostInput random_input(std::int64_t rows, std::int64_t cols, DType dtype, std::u
       auto const b = static_cast<std::uint8_t>(rng());
       h.array.data_as<std::uint8_t>()[i] = b;
       h.values.v[i] = b;
+    } else if (dtype == DType::kInt8) {
+      auto const b = static_cast<std::int8_t>(static_cast<std::uint8_t>(rng()));
+      h.array.data_as<std::int8_t>()[i] = b;
+      h.values.v[i] = b;
     } else {
       float const f = real(rng);
       h.array.data_as<float>()[i] = f;

@@ -1,4 +1,4 @@
-// Suite "dense": cases D1-D9 (and D3u) of BENCHMARKS.md, cdist / pdist on the GPU, each timed (median,
+// Suite "dense": cases D1-D9 (and D3u, D3i) of BENCHMARKS.md, cdist / pdist on the GPU, each timed (median,
 // cold L2), checked against the float64 reference on sampled rows, and put against its floor.
 #include <algorithm>
 #include <cmath>
@@ -26,7 +26,7 @@ struct DenseCase {
   bool condensed;  // pdist
   Bound bound;
   char const* note;
-  DType dtype = DType::kFloat32;  // uint8 for hamming_bits (packed bits) and D3u
+  DType dtype = DType::kFloat32;  // uint8 for hamming_bits (packed bits) and D3u, int8 for D3i
   Precision precision = Precision::kExact;
 };
 
@@ -68,7 +68,7 @@ CaseResult run_case(DenseCase const& c, Options const& opt) {
   r.description = std::string(c.condensed ? "pdist " : "cdist ") + std::string(metric_name(c.metric)) +
                   " " + std::to_string(c.m) + "x" + std::to_string(c.condensed ? c.m : c.n) +
                   " d=" + std::to_string(bits ? c.d * 8 : c.d) +
-                  (bits ? " bits" : dtype == DType::kUInt8 ? " uint8" : " fp32") +
+                  (bits ? " bits" : dtype == DType::kUInt8 ? " uint8" : dtype == DType::kInt8 ? " int8" : " fp32") +
                   (c.precision == Precision::kTf32 ? " tf32" : "");
   r.time_us = median_time_us(run, opt.warmup, opt.repeats);
   double const bytes = double(out.bytes()) + double(xd.bytes()) + (c.self ? 0.0 : double(yd.bytes()));
@@ -96,6 +96,8 @@ std::vector<CaseResult> run_dense_suite(Options const& opt) {
       {"D3", 4000 / s, 20000 / s, 128, Metric::kSqEuclidean, false, false, Bound::kFma2, "exact direct formula"},
       {"D3u", 4000 / s, 20000 / s, 128, Metric::kSqEuclidean, false, false, Bound::kInt8Mma,
        "uint8 rows, exact (int8 tensor cores)", DType::kUInt8},
+      {"D3i", 4000 / s, 20000 / s, 128, Metric::kSqEuclidean, false, false, Bound::kInt8Mma,
+       "int8 rows (quantised embeddings), exact (int8 tensor cores)", DType::kInt8},
       {"D4", 30336 / s, 30336 / s, 2, Metric::kEuclidean, true, false, Bound::kFma2, "self-distances, full matrix"},
       {"D4c", 30336 / s, 30336 / s, 2, Metric::kEuclidean, true, true, Bound::kFma2, "condensed upper triangle"},
       {"D5", 10000 / s, 10000 / s, 3, Metric::kEuclidean, false, false, Bound::kFma2, ""},

@@ -61,7 +61,9 @@ def dense_cases():
     if wants("D3"):
         out.append(d3_case("D3", "torch.cdist**2", "matmul path"))
     if wants("D3u"):
-        out.append(d3u_case())
+        out.append(d3_bytes_case("D3u", torch.uint8, 0, 256))
+    if wants("D3i"):
+        out.append(d3_bytes_case("D3i", torch.int8, -128, 128))
     if wants("D4") or wants("D4c"):
         out.extend(d4_cases())
     if wants("D8"):
@@ -85,15 +87,18 @@ def tf32_cases():
     return out
 
 
-def d3u_case():
+def d3_bytes_case(case_id, dtype, lo, hi):
+    """D3's shape on byte rows (D3u uint8, D3i int8): torch has no integer cdist, so float32 copies
+    through its matmul path, squared."""
     g = torch.Generator(device="cuda").manual_seed(3)
-    xu = torch.randint(0, 256, (4000, 128), dtype=torch.uint8, device="cuda", generator=g)
-    yu = torch.randint(0, 256, (20000, 128), dtype=torch.uint8, device="cuda", generator=g)
-    d3u = lambda: torch.cdist(xu.float(), yu.float(), compute_mode="use_mm_for_euclid_dist") ** 2  # noqa: E731
-    exact = torch.cdist(xu[[0, 1999, 3999]].double(), yu.double()) ** 2
-    err = (d3u()[[0, 1999, 3999]].double() - exact).abs().max().item()
-    return {"id": "D3u", "peer": "torch.cdist**2", "peer_us": median_us(d3u),
-            "note": f"float32 copies of the uint8 rows, matmul path; max err {err:.2e} (exact: 0)"}
+    xb = torch.randint(lo, hi, (4000, 128), dtype=dtype, device="cuda", generator=g)
+    yb = torch.randint(lo, hi, (20000, 128), dtype=dtype, device="cuda", generator=g)
+    d3 = lambda: torch.cdist(xb.float(), yb.float(), compute_mode="use_mm_for_euclid_dist") ** 2  # noqa: E731
+    exact = torch.cdist(xb[[0, 1999, 3999]].double(), yb.double()) ** 2
+    err = (d3()[[0, 1999, 3999]].double() - exact).abs().max().item()
+    name = str(dtype).rpartition(".")[2]
+    return {"id": case_id, "peer": "torch.cdist**2", "peer_us": median_us(d3),
+            "note": f"float32 copies of the {name} rows, matmul path; max err {err:.2e} (exact: 0)"}
 
 
 def d4_cases():

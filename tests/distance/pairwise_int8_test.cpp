@@ -1,31 +1,28 @@
 // int8 cdist / pdist (quantised embeddings). Squared L2, euclidean, cityblock, chebyshev and inner
-// product run on the exact integer path (int32 arithmetic, rounded once to float32); every other
-// metric reads a float32 copy of the same values. So the tests ask for the float64 reference's
-// values to one float32 rounding for the first group, on ragged shapes and at the largest depth
-// whose sums int32 holds, and for the float32 copy's bits for the second. Built once per backend.
+// product run on the exact integer path (int32 arithmetic, rounded once to float32): on a GPU with
+// int8 tensor cores, squared L2, euclidean and inner product of rows of whole 32-bit words run the
+// s8 MMA contraction (packed_u8_mma_store.cu), other rows the SIMT engine. Every other metric
+// reads a float32 copy of the same values. So the tests ask for the float64 reference's values to
+// one float32 rounding for the first group, on ragged shapes and at the largest depth whose sums
+// int32 holds, for the SIMT bits from word rows, and for the float32 copy's bits for the second
+// group. Built once per backend.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
 
-#include "common/backend.hpp"
-#include "common/compare.hpp"
-#include "common/data.hpp"
 #include "common/expect_error.hpp"
-#include "cudist/distance/pairwise.hpp"
+#include "distance/byte_rows.hpp"
 #include "reference/pairwise_ref.hpp"
 
 namespace cudist {
 namespace {
 
+using test::kRounded;
+using test::label;
+using test::Shape;
 using test::TestMatrix;
-
-// The float32 rounding of an exact integer (and of its square root).
-constexpr test::Tolerance kRounded{1.2e-7, 0};
-
-struct Shape {
-  std::int64_t m, n, d;
-};
+using test::unaligned;
 // d: one byte, a word, ragged, a slab, a slab and a byte, eight slabs and a word; m and n around
 // the 64- and 128-row tiles.
 constexpr Shape kShapes[] = {{1, 1, 1}, {2, 31, 4}, {33, 129, 37}, {130, 65, 128}, {64, 200, 129}, {17, 140, 1028}};
@@ -42,11 +39,6 @@ Array as_float32(TestMatrix const& t) {
   Array out = Array::allocate(t.array.rows(), t.array.cols(), DType::kFloat32, Device::cpu());
   for (std::int64_t i = 0; i < t.array.size(); ++i) out.data_as<float>()[i] = static_cast<float>(t.values.v[i]);
   return out;
-}
-
-std::string label(Metric metric, Shape s) {
-  return std::string(metric_name(metric)) + " m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) +
-         " d=" + std::to_string(s.d);
 }
 
 TEST(PairwiseInt8, IntegerOpsGiveTheReferenceValues) {
@@ -68,18 +60,43 @@ TEST(PairwiseInt8, IntegerOpsGiveTheReferenceValues) {
   }
 }
 
+// Rows of whole words (aligned) against the same rows one byte off (SIMT): the same bits, and
+// the reference's values; d of one word, one MMA step and a word, a slab, a slab and a word, past
+// two slabs; m and n around the 128-row tiles; full, self and condensed layouts.
+TEST(PairwiseInt8, WordRowsGiveTheSimtBits) {
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  for (Shape const s : {Shape{1, 1, 4}, Shape{2, 31, 36}, Shape{33, 129, 128}, Shape{130, 300, 132}, Shape{129, 257, 260}}) {
+    TestMatrix const x = bytes(s.m, s.d, 40 + s.m + s.d), y = bytes(s.n, s.d, 50 + s.n + s.d);
+    Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+    Array xu, yu;
+    ConstMatrixView const xs = unaligned(x, xu), ys = unaligned(y, yu);
+    for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean, Metric::kInnerProduct}) {
+      SCOPED_TRACE(label(metric, s));
+      Array const words = cdist(res, xb, yb, metric);
+      EXPECT_TRUE(test::identical(words, cdist(res, xs, ys, metric)));
+      EXPECT_TRUE(test::matches(test::to_host(words), reference::cdist(x.values, y.values, metric), kRounded));
+      if (metric == Metric::kInnerProduct) continue;
+      EXPECT_TRUE(test::identical(pdist(res, xb, metric), pdist(res, xs, metric)));
+      Array const self = test::to_host(cdist(res, xb, xb, metric));
+      EXPECT_TRUE(test::identical(self, test::to_host(cdist(res, xs, xs, metric))));
+    }
+  }
+}
+
 // 255^2 x 33025 < 2^31: the deepest rows whose squared differences int32 sums exactly. Rows of
-// -128 against rows of 127 reach that sum; one column more is summed in float32, within the
-// float32 sum's bound d 2^-24 (docs/accuracy.md).
+// -128 against rows of 127 reach that sum (33024 bytes: whole words, the tensor cores' expansion
+// on a GPU); one column more is summed in float32, within the float32 sum's bound d 2^-24
+// (docs/accuracy.md).
 TEST(PairwiseInt8, TheDeepestExactRowsOfExtremeValues) {
   CUDIST_REQUIRE_BACKEND();
   Resources const res = test::backend_resources();
-  for (std::int64_t d : {33025, 33026}) {
+  for (std::int64_t d : {33024, 33025, 33026}) {
     TestMatrix x = test::random_integers(2, d, DType::kInt8, -128, -128, 1);
     TestMatrix const y = test::random_integers(3, d, DType::kInt8, 127, 127, 2);
     x.values.v[0] = test::store(x.array, 0, 127);  // row 0 differs from y's rows by 255 but once
     Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
-    test::Tolerance const tol = d == 33025 ? kRounded : test::Tolerance{static_cast<double>(d) * 0x1p-24, 0};
+    test::Tolerance const tol = d <= 33025 ? kRounded : test::Tolerance{static_cast<double>(d) * 0x1p-24, 0};
     for (Metric metric : {Metric::kSqEuclidean, Metric::kCityblock, Metric::kChebyshev, Metric::kInnerProduct}) {
       SCOPED_TRACE(std::string(metric_name(metric)) + " d=" + std::to_string(d));
       EXPECT_TRUE(test::matches(test::to_host(cdist(res, xb, yb, metric)), reference::cdist(x.values, y.values, metric),

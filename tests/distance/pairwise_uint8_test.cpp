@@ -8,27 +8,19 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
-#include <string>
 
-#include "common/backend.hpp"
-#include "common/compare.hpp"
-#include "common/data.hpp"
 #include "common/reduced.hpp"
-#include "cudist/distance/pairwise.hpp"
+#include "distance/byte_rows.hpp"
 #include "reference/pairwise_ref.hpp"
 
 namespace cudist {
 namespace {
 
+using test::kRounded;
+using test::label;
+using test::Shape;
 using test::TestMatrix;
-
-// The float32 rounding of an exact integer (and of its square root).
-constexpr test::Tolerance kRounded{1.2e-7, 0};
-
-struct Shape {
-  std::int64_t m, n, d;
-};
+using test::unaligned;
 // d: one word, one MMA step and a word, a slab, a slab and a word, two slabs, two slabs and a
 // word, eight slabs and a word (the slab loop); m and n around the 128-row tiles.
 constexpr Shape kShapes[] = {{1, 1, 4},       {2, 31, 36},  {33, 129, 128}, {130, 300, 132},
@@ -41,25 +33,6 @@ constexpr Metric kMetrics[] = {Metric::kSqEuclidean, Metric::kEuclidean, Metric:
 TestMatrix data(std::int64_t rows, Shape s, Metric metric, std::uint64_t seed) {
   int const hi = metric == Metric::kInnerProduct && s.d > 128 ? 60 : 255;
   return test::random_integers(rows, s.d, DType::kUInt8, 0, hi, seed);
-}
-
-/// x's rows in backend memory, each starting one byte past a 4-byte boundary (the SIMT path's
-/// form of the same values); `storage` owns them.
-ConstMatrixView unaligned(TestMatrix const& x, Array& storage) {
-  std::int64_t const stride = x.array.cols() + 4;
-  Array host = Array::allocate(x.array.rows(), stride, DType::kUInt8, Device::cpu());
-  for (std::int64_t r = 0; r < x.array.rows(); ++r) {
-    std::memcpy(host.data_as<std::uint8_t>() + r * stride + 1, x.array.data_as<std::uint8_t>() + r * x.array.cols(),
-                static_cast<std::size_t>(x.array.cols()));
-  }
-  storage = test::to_backend(host);
-  return ConstMatrixView(storage.data_as<std::uint8_t>() + 1, x.array.rows(), x.array.cols(), stride,
-                         DType::kUInt8);
-}
-
-std::string label(Metric metric, Shape s) {
-  return std::string(metric_name(metric)) + " m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) +
-         " d=" + std::to_string(s.d);
 }
 
 TEST(PairwiseUint8, WordRowsGiveTheSimtBitsAndTheReferenceValues) {

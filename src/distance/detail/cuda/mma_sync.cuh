@@ -45,17 +45,29 @@ __device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], void const* row) {
 #endif
 }
 
-/// mma.sync m16n8k32, uint8 x uint8 -> int32 (exact): c += a b.
-__device__ __forceinline__ void mma_u8(int (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) {
+/// mma.sync m16n8k32 of bytes, int8 x int8 (kSigned) or uint8 x uint8 -> int32 (exact): c += a b.
+template <bool kSigned>
+__device__ __forceinline__ void mma_bytes(int (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile(
-      "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-      "{%0,%1,%2,%3};\n"
-      : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#define CUDIST_MMA_BYTES(type)                                                                               \
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.s32." type "." type ".s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, " \
+               "{%8,%9}, {%0,%1,%2,%3};\n"                                                                   \
+               : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])                                              \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1))
+  if constexpr (kSigned) {
+    CUDIST_MMA_BYTES("s8");
+  } else {
+    CUDIST_MMA_BYTES("u8");
+  }
+#undef CUDIST_MMA_BYTES
 #else
   __trap();
 #endif
+}
+
+/// mma.sync m16n8k32, uint8 x uint8 -> int32 (exact): c += a b.
+__device__ __forceinline__ void mma_u8(int (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) {
+  mma_bytes<false>(c, a, b0, b1);
 }
 
 /// mma.sync m16n8k16, float16 x float16 with float32 accumulation: c += a b.

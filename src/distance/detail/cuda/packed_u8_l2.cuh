@@ -37,13 +37,15 @@ struct PackedU8SqL2Op : ops::OpBase<std::uint32_t, std::uint32_t> {
   }
 };
 
-/// sq[r] = sum of squares of the bytes of row r (rows of `words` 32-bit words).
+/// sq[r] = sum of squares of the bytes of row r (rows of `words` 32-bit words), read as uint8 or,
+/// with signed_bytes, as int8.
 struct ByteSquaresKernel {
   static constexpr int kThreads = 256;
   struct Params {
     std::uint32_t const* rows;
     std::int64_t count, words, stride;  // stride in words
     std::uint32_t* sq;
+    bool signed_bytes;
   };
   __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
     std::int64_t const r = block * kThreads + tid;
@@ -51,7 +53,12 @@ struct ByteSquaresKernel {
     std::uint32_t acc = 0;
     for (std::int64_t w = 0; w < p.words; ++w) {
       std::uint32_t const v = p.rows[r * p.stride + w];
-      acc = __dp4a(v, v, acc);
+      if (p.signed_bytes) {
+        auto const s = static_cast<int>(v);
+        acc = static_cast<std::uint32_t>(__dp4a(s, s, static_cast<int>(acc)));
+      } else {
+        acc = __dp4a(v, v, acc);
+      }
     }
     p.sq[r] = acc;
   }

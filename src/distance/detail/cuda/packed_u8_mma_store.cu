@@ -1,12 +1,12 @@
-// uint8 cdist / pdist of squared L2, euclidean and inner product on the int8 tensor cores: the
-// contraction of packed_u8_mma_tile.cuh (the dot products of a 128 x 128 tile through mma.sync,
-// handed over in the engine's 8 x 8-per-thread layout) followed by the SIMT engine's own store
-// consumer (store_tile: full or condensed, windows, the exact zero diagonal).
+// uint8 and int8 cdist / pdist of squared L2, euclidean and inner product on the int8 tensor
+// cores: the contraction of packed_u8_mma_tile.cuh (the dot products of a 128 x 128 tile through
+// mma.sync, u8 or s8, handed over in the engine's 8 x 8-per-thread layout) followed by the SIMT
+// engine's own store consumer (store_tile: full or condensed, windows, the exact zero diagonal).
 //
 // The values equal the SIMT engine's bit for bit: x.y is exact in int32 (255^2 d < 2^31 for the
-// d the integer path takes), |x|^2 + |y|^2 - 2 x.y is then the exact integer sum of squared
-// differences (32-bit wrap-around brings the expansion back to it), and it is finished by the
-// SIMT op's own finish (float conversion, square root for euclidean).
+// d the integer path takes; int8 products are smaller), |x|^2 + |y|^2 - 2 x.y is then the exact
+// integer sum of squared differences (32-bit wrap-around brings the expansion back to it), and it
+// is finished by the SIMT op's own finish (float conversion, square root for euclidean).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -22,8 +22,8 @@
 namespace cudist::detail::cuda {
 namespace {
 
-/// The store consumer's op: the exact integer the SIMT op for uint8 accumulates (ops::SqDiffSumOp
-/// or ops::DotOp on int32, dispatch_integer_op), finished as that op finishes it.
+/// The store consumer's op: the exact integer the SIMT op for byte rows accumulates
+/// (ops::SqDiffSumOp or ops::DotOp on int32, dispatch_integer_op), finished as that op finishes it.
 struct U8IntegerFinishOp : ops::OpBase<std::uint32_t, float> {
   using Acc = std::uint32_t;  // the sum of squared differences, or the dot product
   bool inner_product = false;
@@ -38,9 +38,10 @@ struct U8IntegerFinishOp : ops::OpBase<std::uint32_t, float> {
 /// and the next y tile is copied while the current one is multiplied and stored (the contraction's
 /// pipeline, as in the fused selection), so the copies hide behind the stores. Measured on D3u
 /// (docs/tuning.md): one tile per block 267 us, runs of tiles 238 us, and 173 us once the store
-/// epilogue lost its per-entry tests, which had been the real bound.
-struct PackedU8MmaStoreKernel {
-  using Engine = PackedU8MmaTileKernel;
+/// epilogue lost its per-entry tests, which had been the real bound. kSigned: int8 rows.
+template <bool kSigned>
+struct PackedByteMmaStoreKernel {
+  using Engine = PackedByteMmaTileKernel<kSigned>;
   // The SIMT engine instantiated for its parameters and store_tile only (its main loop is not).
   using Store = PairwiseTileKernel<U8IntegerFinishOp, std::uint32_t, PairwisePolicy<4, TileShape::kLarge>>;
   static_assert(Engine::kBM == Store::kBM && Engine::kTM == Store::kTM && Engine::kThreads == Store::kThreads,
@@ -50,16 +51,16 @@ struct PackedU8MmaStoreKernel {
   static constexpr int kTile = Store::kBM;
 
   struct Params {
-    Engine::Params tile;  // x and y as words
-    Store::Params store;  // the output window, layout and op
+    typename Engine::Params tile;  // x and y as words
+    typename Store::Params store;  // the output window, layout and op
     std::uint32_t const* x_sq;  // (m) row squares for the expansion; null: inner product
     std::uint32_t const* y_sq;  // (n)
     std::int64_t tiles_per_block;  // column tiles a block walks (blockIdx.x: which run of them)
   };
-  using SharedStorage = Engine::SharedStorage;
+  using SharedStorage = typename Engine::SharedStorage;
 
   __device__ void operator()(Params const& p, SharedStorage& s) const {
-    Store::Params const& o = p.store;
+    typename Store::Params const& o = p.store;
     std::int64_t const row0 = o.row_begin + static_cast<std::int64_t>(blockIdx.y) * kTile;
     std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * p.tiles_per_block;
     std::int64_t const last = min(first + p.tiles_per_block, (o.n + kTile - 1) / kTile);
@@ -90,21 +91,19 @@ struct PackedU8MmaStoreKernel {
 };
 
 // 74 KB of tiles and exchange buffers: dynamic shared memory, opted in at launch.
-__global__ void __launch_bounds__(PackedU8MmaStoreKernel::kThreads, PackedU8MmaStoreKernel::kMinBlocks)
-    packed_u8_mma_store_kernel(PackedU8MmaStoreKernel::Params const p) {
+template <bool kSigned>
+__global__ void __launch_bounds__(PackedByteMmaStoreKernel<kSigned>::kThreads, PackedByteMmaStoreKernel<kSigned>::kMinBlocks)
+    packed_byte_mma_store_kernel(typename PackedByteMmaStoreKernel<kSigned>::Params const p) {
+  using Kernel = PackedByteMmaStoreKernel<kSigned>;
   extern __shared__ __align__(16) unsigned char smem[];
-  PackedU8MmaStoreKernel{}(p, *reinterpret_cast<PackedU8MmaStoreKernel::SharedStorage*>(smem));
+  Kernel{}(p, *reinterpret_cast<typename Kernel::SharedStorage*>(smem));
 }
 
-}  // namespace
-
-bool pairwise_packed_u8_mma(PairwiseProblem const& pr, cudaStream_t stream) {
-  using Kernel = PackedU8MmaStoreKernel;
+template <bool kSigned>
+bool packed_byte_mma(PairwiseProblem const& pr, bool l2, bool inner_product, cudaStream_t stream) {
+  using Kernel = PackedByteMmaStoreKernel<kSigned>;
   OpSpec const& spec = pr.op;
-  bool const l2 = spec.kind == OpKind::kSqDiffSum;
-  bool const inner_product = spec.kind == OpKind::kDot && spec.finish == 0;
-  if (!(l2 || inner_product) || spec.weights != nullptr || !rows_are_words(pr.x, pr.y)) return false;
-  auto const kernel = packed_u8_mma_store_kernel;
+  auto const kernel = packed_byte_mma_store_kernel<kSigned>;
   if (!kernel_image_has_sm80(reinterpret_cast<void const*>(kernel))) return false;
 
   PairwiseProblem words = pr;
@@ -113,12 +112,12 @@ bool pairwise_packed_u8_mma(PairwiseProblem const& pr, cudaStream_t stream) {
   U8IntegerFinishOp op;
   op.inner_product = inner_product;
   op.l2.take_sqrt = spec.take_sqrt;
-  Kernel::Params p{};
-  p.store = store_params<Kernel::Store, std::uint32_t>(words, op);
+  typename Kernel::Params p{};
+  p.store = store_params<typename Kernel::Store, std::uint32_t>(words, op);
   p.tile = Kernel::Engine::part_of(p.store);
   std::vector<Array> keep;  // stream-ordered: freed after the kernel has read them
   if (l2) {
-    auto const [x_sq, y_sq] = row_squares(words.x, words.y, keep, stream);
+    auto const [x_sq, y_sq] = row_squares(words.x, words.y, kSigned, keep, stream);
     p.x_sq = static_cast<std::uint32_t const*>(x_sq);
     p.y_sq = static_cast<std::uint32_t const*>(y_sq);
   }
@@ -130,7 +129,7 @@ bool pairwise_packed_u8_mma(PairwiseProblem const& pr, cudaStream_t stream) {
   p.tiles_per_block = (col_tiles + wanted_runs - 1) / std::max<std::int64_t>(1, std::min(wanted_runs, col_tiles));
   grid.x = static_cast<unsigned>((col_tiles + p.tiles_per_block - 1) / p.tiles_per_block);
 
-  constexpr std::size_t kSmem = sizeof(Kernel::SharedStorage);
+  constexpr std::size_t kSmem = sizeof(typename Kernel::SharedStorage);
   CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmem)));
   kernel<<<grid, Kernel::kThreads, kSmem, stream>>>(p);
   CUDIST_CHECK_LAUNCH();
@@ -138,6 +137,17 @@ bool pairwise_packed_u8_mma(PairwiseProblem const& pr, cudaStream_t stream) {
   CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
 #endif
   return true;
+}
+
+}  // namespace
+
+bool pairwise_packed_u8_mma(PairwiseProblem const& pr, cudaStream_t stream) {
+  OpSpec const& spec = pr.op;
+  bool const l2 = spec.kind == OpKind::kSqDiffSum;
+  bool const inner_product = spec.kind == OpKind::kDot && spec.finish == 0;
+  if (!(l2 || inner_product) || spec.weights != nullptr || !rows_are_words(pr.x, pr.y)) return false;
+  return pr.x.dtype == DType::kInt8 ? packed_byte_mma<true>(pr, l2, inner_product, stream)
+                                    : packed_byte_mma<false>(pr, l2, inner_product, stream);
 }
 
 }  // namespace cudist::detail::cuda

@@ -1,9 +1,10 @@
-// The tensor-core contraction for packed uint8 rows (packed_u8_l2.cuh): the dot products of a
-// 128 x 128 tile through mma.sync m16n8k32 u8 x u8 -> s32 (sm_80 and later). Integer products
-// summed in int32 are exact (255^2 d < 2^31), so the tile equals the SIMT engine's one value for
-// value, and its consumers receive it in the engine's layout through compute_tile: the fused
-// selections (top-k, best two, radius; the distances never leave the chip) and the store of
-// cdist / pdist (packed_u8_mma_store.cu), their epilogues unchanged.
+// The tensor-core contraction for packed byte rows (packed_u8_l2.cuh): the dot products of a
+// 128 x 128 tile through mma.sync m16n8k32 u8 x u8 -> s32, or s8 x s8 for int8 rows (sm_80 and
+// later). Integer products summed in int32 are exact (255^2 d < 2^31), so the tile equals the
+// SIMT engine's one value for value, and its consumers receive it in the engine's layout through
+// compute_tile: the fused selections of uint8 rows (top-k, best two, radius; the distances never
+// leave the chip) and the store of uint8 and int8 cdist / pdist (packed_u8_mma_store.cu), their
+// epilogues unchanged.
 //
 // Layout. The consumers need thread (tx, ty) to hold rows fragment(ty, i) and columns
 // fragment(tx, j) (fused_select_kernel.cuh; the store's fragment_offset is the same). A warp w
@@ -29,9 +30,11 @@
 
 namespace cudist::detail::cuda {
 
-struct PackedU8MmaTileKernel {
-  using Op = PackedU8SqL2Op;
-  using Elem = std::uint32_t;  // four uint8 of a row
+/// kSigned: the rows' bytes are int8 (else uint8).
+template <bool kSigned>
+struct PackedByteMmaTileKernel {
+  using Op = PackedU8SqL2Op;  // the engine's op type for the fused consumers (uint8 only)
+  using Elem = std::uint32_t;  // four bytes of a row
   using Acc = Op::Acc;
 
   static constexpr int kBM = 128, kBN = 128;
@@ -125,10 +128,10 @@ struct PackedU8MmaTileKernel {
       mma::ldmatrix_x4(a, a_row + 32 * ks);
       mma::ldmatrix_x4(b01, b_row + 32 * ks);
       mma::ldmatrix_x4(b23, b_row + 16 * kRowBytes + 32 * ks);
-      mma::mma_u8(c[0], a, b01[0], b01[1]);
-      mma::mma_u8(c[1], a, b01[2], b01[3]);
-      mma::mma_u8(c[2], a, b23[0], b23[1]);
-      mma::mma_u8(c[3], a, b23[2], b23[3]);
+      mma::mma_bytes<kSigned>(c[0], a, b01[0], b01[1]);
+      mma::mma_bytes<kSigned>(c[1], a, b01[2], b01[3]);
+      mma::mma_bytes<kSigned>(c[2], a, b23[0], b23[1]);
+      mma::mma_bytes<kSigned>(c[3], a, b23[2], b23[3]);
     }
   }
 
@@ -212,5 +215,7 @@ struct PackedU8MmaTileKernel {
     __syncwarp();  // the next pass overwrites the buffer
   }
 };
+
+using PackedU8MmaTileKernel = PackedByteMmaTileKernel<false>;
 
 }  // namespace cudist::detail::cuda

@@ -22,14 +22,15 @@ bool starts_aligned(ConstMatrixView v) {
 }  // namespace
 
 bool rows_are_words(ConstMatrixView x, ConstMatrixView y) {
-  return x.dtype == DType::kUInt8 && x.cols > 0 && x.cols % 4 == 0 && starts_aligned(x) && starts_aligned(y);
+  bool const bytes = x.dtype == DType::kUInt8 || x.dtype == DType::kInt8;
+  return bytes && x.cols > 0 && x.cols % 4 == 0 && starts_aligned(x) && starts_aligned(y);
 }
 
 ConstMatrixView as_words(ConstMatrixView v) {
   return ConstMatrixView(v.data, v.rows, v.cols / 4, v.stride / 4, DType::kInt32, v.memory);
 }
 
-Array byte_squares(ConstMatrixView words, void* stream) {
+Array byte_squares(ConstMatrixView words, bool signed_bytes, void* stream) {
   int device = 0;
   CUDIST_CUDA_TRY(cudaGetDevice(&device));
   auto const s = static_cast<cudaStream_t>(stream);
@@ -39,17 +40,17 @@ Array byte_squares(ConstMatrixView words, void* stream) {
   auto const blocks = static_cast<unsigned>((words.rows + kThreads - 1) / kThreads);
   byte_squares_kernel<<<blocks, kThreads, 0, s>>>({static_cast<std::uint32_t const*>(words.data), words.rows,
                                                    words.cols, words.stride,
-                                                   static_cast<std::uint32_t*>(sq.data())});
+                                                   static_cast<std::uint32_t*>(sq.data()), signed_bytes});
   CUDIST_CHECK_LAUNCH();
   return sq;
 }
 
-std::pair<void const*, void const*> row_squares(ConstMatrixView x_words, ConstMatrixView y_words,
+std::pair<void const*, void const*> row_squares(ConstMatrixView x_words, ConstMatrixView y_words, bool signed_bytes,
                                                 std::vector<Array>& keep, void* stream) {
-  keep.push_back(byte_squares(x_words, stream));
+  keep.push_back(byte_squares(x_words, signed_bytes, stream));
   void const* const x_sq = keep.back().data();
   if (same_view(x_words, y_words)) return {x_sq, x_sq};
-  keep.push_back(byte_squares(y_words, stream));
+  keep.push_back(byte_squares(y_words, signed_bytes, stream));
   return {x_sq, keep.back().data()};
 }
 

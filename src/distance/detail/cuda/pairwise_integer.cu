@@ -1,8 +1,8 @@
 // Exact integer instantiations of the pairwise engine: uint8 and int8 inputs with int32 arithmetic
 // (sqeuclidean, euclidean, cityblock, chebyshev, inner product) and bit-packed Hamming on
 // 32-bit words or single bytes. Squared L2, euclidean and inner product of rows of whole words
-// run on the int8 tensor cores where the GPU has them (packed_u8_mma_store.cu), with the same
-// values.
+// (uint8 or int8) run on the int8 tensor cores where the GPU has them (packed_u8_mma_store.cu),
+// with the same values.
 #include <cstdint>
 
 #include "distance/detail/cuda/pairwise_launch.cuh"
@@ -17,10 +17,10 @@ void pairwise_integer(PairwiseProblem const& pr, cudaStream_t stream) {
     }
     return launch_for_op<std::uint8_t>(pr, ops::XorPopcountOp<std::uint8_t, float>{}, stream);
   }
+  if (pairwise_packed_u8_mma(pr, stream)) return;
   if (pr.x.dtype == DType::kInt8) {
     return dispatch_integer_op(pr.op, [&](auto op) { launch_for_op<std::int8_t>(pr, op, stream); });
   }
-  if (pairwise_packed_u8_mma(pr, stream)) return;
   dispatch_integer_op(pr.op, [&](auto op) { launch_for_op<std::uint8_t>(pr, op, stream); });
 }
 

@@ -114,10 +114,11 @@ GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, cudaStream_t 
 using cudist::detail::cuda::as_words;
 using cudist::detail::cuda::kMaxPackedU8Cols;
 
-/// Whether the fused kernel reads the rows as 32-bit words of four uint8 (packed_u8_l2.cuh).
+/// Whether the fused kernel reads the rows as 32-bit words of four uint8 (packed_u8_l2.cuh; int8
+/// rows run the engine's integer ops).
 bool packable(SelectProblem const& p) {
-  return p.pairwise.op.kind == OpKind::kSqDiffSum && p.pairwise.x.cols <= kMaxPackedU8Cols &&
-         cudist::detail::cuda::rows_are_words(p.pairwise.x, p.pairwise.y);
+  return p.pairwise.x.dtype == DType::kUInt8 && p.pairwise.op.kind == OpKind::kSqDiffSum &&
+         p.pairwise.x.cols <= kMaxPackedU8Cols && cudist::detail::cuda::rows_are_words(p.pairwise.x, p.pairwise.y);
 }
 
 /// The rows as the fused kernel reads them: packable uint8 rows as words (enough to choose a
@@ -136,7 +137,7 @@ SelectProblem fused_form(SelectProblem const& p, std::vector<Array>& keep, cudaS
   if (!packable(p)) return p;
   SelectProblem q = words_form(p);
   std::tie(q.pairwise.op.x_norms, q.pairwise.op.y_norms) =
-      cudist::detail::cuda::row_squares(q.pairwise.x, q.pairwise.y, keep, stream);
+      cudist::detail::cuda::row_squares(q.pairwise.x, q.pairwise.y, false, keep, stream);
   return q;
 }
 
