@@ -138,11 +138,17 @@ std::int64_t database_chunk_rows(Resources const& res, ConstMatrixView y, Metric
   if (y.rows == 0 || cudist::detail::resolve_memory(y.data, y.memory) != Memory::kHost) return 0;
   if (!gpu && res.memory_budget == 0) return 0;
   // Bytes per value of a chunk: two chunks resident (one searched while the next is copied); the
-  // planner's float32 copy where it converts (16-bit floats) or prepares (cosine, correlation:
-  // the other preparing metrics are not search metrics); and on a GPU, the 16-bit copy of the
-  // tensor-core search or the GEMM path (bounded_search.hpp, gemm_knn.hpp) for floating rows.
+  // planner's float32 copy where it converts (16-bit floats; byte rows for the metrics without an
+  // exact integer path) or prepares (cosine, correlation: the other preparing metrics are not
+  // search metrics); and on a GPU, the 16-bit copy of the tensor-core search or the GEMM path
+  // (bounded_search.hpp, gemm_knn.hpp) for floating rows.
   bool const half = y.dtype == DType::kFloat16 || y.dtype == DType::kBFloat16;
-  bool const prepared = half || metric == Metric::kCosine || metric == Metric::kCorrelation;
+  bool const bytes = y.dtype == DType::kUInt8 || y.dtype == DType::kInt8;
+  bool const integer_metric = metric == Metric::kSqEuclidean || metric == Metric::kEuclidean ||
+                              metric == Metric::kCityblock || metric == Metric::kChebyshev ||
+                              metric == Metric::kInnerProduct || metric == Metric::kHammingBits;
+  bool const prepared = half || (bytes && !integer_metric) || metric == Metric::kCosine ||
+                        metric == Metric::kCorrelation;
   bool const floating = y.dtype != DType::kFloat64 && is_floating(y.dtype);
   double const copies =
       2.0 * static_cast<double>(size_of(y.dtype)) + (prepared ? 4.0 : 0.0) + (gpu && floating ? 2.0 : 0.0);

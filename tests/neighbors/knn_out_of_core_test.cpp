@@ -13,6 +13,7 @@
 #include "cudist/core/error.hpp"
 #include "cudist/core/interrupt.hpp"
 #include "cudist/neighbors/knn.hpp"
+#include "neighbors/detail/database_chunks.hpp"
 #include "neighbors/neighbors_test_util.hpp"
 
 namespace cudist {
@@ -85,6 +86,28 @@ TEST(KnnOutOfCore, ExactIntegerDistancesAndPadding) {
   KnnResult const whole = knn_of_host_database(test::backend_resources(), x, y, 40, Metric::kEuclidean, padded);
   EXPECT_TRUE(test::identical(knn_of_host_database(budget_of_rows(5, y), x, y, 40, Metric::kEuclidean, padded), whole));
   EXPECT_EQ(whole.indices.data_as<std::int64_t>()[39], -1);  // 33 rows: the last 7 slots are padding
+}
+
+// Byte rows keep their bytes for the exact integer metrics and get float32 copies for the others:
+// the chunks leave room for the copies (6 bytes a value against 2), and both answers are the
+// in-memory call's.
+TEST(KnnOutOfCore, ByteRowsChunkedForTheCopiesTheirMetricNeeds) {
+  CUDIST_REQUIRE_BACKEND();
+  for (DType dtype : {DType::kUInt8, DType::kInt8}) {
+    int const lo = dtype == DType::kInt8 ? -100 : 0;
+    Array const x = test::random_integers(30, 16, dtype, lo, lo + 200, 7).array;
+    Array const y = test::random_integers(120, 16, dtype, lo, lo + 200, 8).array;
+    Resources const res = budget_of_rows(24, y);
+    std::int64_t const exact = neighbors::detail::database_chunk_rows(res, y, Metric::kCityblock);
+    std::int64_t const copied = neighbors::detail::database_chunk_rows(res, y, Metric::kCanberra);
+    EXPECT_EQ(exact, 24) << dtype_name(dtype);
+    EXPECT_EQ(copied, 8) << dtype_name(dtype);
+    for (Metric metric : {Metric::kCityblock, Metric::kCanberra}) {
+      EXPECT_TRUE(test::identical(knn_of_host_database(res, x, y, 5, metric),
+                                  knn_of_host_database(test::backend_resources(), x, y, 5, metric)))
+          << dtype_name(dtype) << " " << metric_name(metric);
+    }
+  }
 }
 
 TEST(KnnOutOfCore, AnInterruptStopsBetweenChunks) {
