@@ -78,6 +78,13 @@ TestMatrix make_matrix(std::int64_t rows, std::int64_t cols, DType dtype, std::u
   return m;
 }
 
+/// The values of `t` as a float32 array (exact for every integer dtype's test data).
+inline Array float32_copy(TestMatrix const& t) {
+  Array out = Array::allocate(t.array.rows(), t.array.cols(), DType::kFloat32, Device::cpu());
+  for (std::int64_t i = 0; i < t.array.size(); ++i) out.data_as<float>()[i] = static_cast<float>(t.values.v[i]);
+  return out;
+}
+
 /// Integers in [lo, hi]: makes L1, L-inf, L2^2, inner product and Hamming exact in float32.
 inline TestMatrix random_integers(std::int64_t rows, std::int64_t cols, DType dtype, int lo, int hi,
                                   std::uint64_t seed) {

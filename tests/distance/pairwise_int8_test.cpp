@@ -34,13 +34,6 @@ TestMatrix bytes(std::int64_t rows, std::int64_t d, std::uint64_t seed) {
   return test::random_integers(rows, d, DType::kInt8, -128, 127, seed);
 }
 
-/// The same values as float32.
-Array as_float32(TestMatrix const& t) {
-  Array out = Array::allocate(t.array.rows(), t.array.cols(), DType::kFloat32, Device::cpu());
-  for (std::int64_t i = 0; i < t.array.size(); ++i) out.data_as<float>()[i] = static_cast<float>(t.values.v[i]);
-  return out;
-}
-
 TEST(PairwiseInt8, IntegerOpsGiveTheReferenceValues) {
   CUDIST_REQUIRE_BACKEND();
   Resources const res = test::backend_resources();
@@ -111,7 +104,7 @@ TEST(PairwiseInt8, OtherMetricsEqualTheirFloat32Copies) {
   Shape const s{70, 45, 37};
   TestMatrix const x = bytes(s.m, s.d, 31), y = bytes(s.n, s.d, 32);
   Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
-  Array const xf = test::to_backend(as_float32(x)), yf = test::to_backend(as_float32(y));
+  Array const xf = test::to_backend(test::float32_copy(x)), yf = test::to_backend(test::float32_copy(y));
   MetricParams p3;
   p3.p = 3;
   for (Metric metric : {Metric::kCosine, Metric::kCorrelation, Metric::kCanberra, Metric::kBraycurtis,

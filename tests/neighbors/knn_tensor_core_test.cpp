@@ -312,6 +312,46 @@ TEST(KnnTensorCores, BytesSameAnswersAsTheFusedPath) {
   }
 }
 
+// int8 rows take the same searches with the signed MMA (and the fused path's signed dp4a / MMA
+// forms): their answers must be those of the float32 copies of the same values, which the float
+// path computes exactly (integer sums below 2^24) and ranks by the same (key, index) rule. An
+// independent check: the forced-SIMT side of on_both_paths would run the new signed code too.
+TEST(KnnTensorCores, Int8RowsAnswerAsTheirFloat32Copies) {
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  test::CombinationSampler sample(5);
+  for (auto [lo, hi] : {std::pair{-128, 127}, std::pair{-1, 1}, std::pair{-7, -7}}) {  // full range, ties, all equal
+    for (Shape s : kByteShapes) {
+      test::TestMatrix x = test::random_integers(s.m, s.d, DType::kInt8, lo, hi, 500 + s.m + s.d);
+      test::TestMatrix y = test::random_integers(s.n, s.d, DType::kInt8, lo, hi, 600 + s.n + s.d);
+      if (lo < hi && s.m > 1 && s.n > 4) {  // a row of -128 against rows of 127 and -128: the largest key, and 0
+        for (std::int64_t c = 0; c < s.d; ++c) {
+          x.values.v[s.d + c] = test::store(x.array, s.d + c, -128);
+          y.values.v[3 * s.d + c] = test::store(y.array, 3 * s.d + c, 127);
+          y.values.v[4 * s.d + c] = test::store(y.array, 4 * s.d + c, -128);
+        }
+      }
+      Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+      Array const xf = test::to_backend(test::float32_copy(x)), yf = test::to_backend(test::float32_copy(y));
+      for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean}) {
+        for (std::int64_t k : ks_for(s.n)) {
+          if (!sample.keep()) continue;
+          KnnResult const bytes = knn(res, xb, yb, k, metric), floats = knn(res, xf, yf, k, metric);
+          EXPECT_TRUE(test::identical(bytes.distances, floats.distances) && test::identical(bytes.indices, floats.indices))
+              << "int8 " << lo << ".." << hi << ", " << s.m << " x " << s.n << " x " << s.d << ", k " << k
+              << ", metric " << static_cast<int>(metric);
+        }
+      }
+      if (s.n > 1) {  // the self-join and the ratio test (the best-two consumer)
+        KnnResult const self = self_knn(res, xb, 1, Metric::kSqEuclidean), self_f = self_knn(res, xf, 1, Metric::kSqEuclidean);
+        EXPECT_TRUE(test::identical(self.indices, self_f.indices)) << s.m << " x " << s.d;
+        MatchResult const m = match(res, xb, yb, Metric::kEuclidean, {}), mf = match(res, xf, yf, Metric::kEuclidean, {});
+        EXPECT_TRUE(test::identical(m.pairs, mf.pairs) && test::identical(m.distances, mf.distances)) << s.m << " x " << s.d;
+      }
+    }
+  }
+}
+
 TEST(KnnTensorCores, BytesSelfJoinsBatchesAndSiftAsTheFusedPath) {
   CUDIST_REQUIRE_BACKEND();
   Resources const res = test::backend_resources();

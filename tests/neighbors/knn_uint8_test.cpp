@@ -1,6 +1,6 @@
-// knn of uint8 rows under squared / plain L2 against the float64 reference, exactly: on the GPU
-// these run the int8 tensor-core contraction (rows of d % 4 == 0 up to 256 bytes; sm_80+) or the
-// SIMT engine (other d, older GPUs), whose integer arithmetic is exact either way, so the
+// knn of uint8 (and int8) rows under squared / plain L2 against the float64 reference, exactly: on
+// the GPU these run the int8 tensor-core contraction (u8 or s8; rows of d % 4 == 0 up to 256
+// bytes; sm_80+) or the SIMT engine (other d, older GPUs), whose integer arithmetic is exact either way, so the
 // neighbours (with the tie rule) and the distances must equal the reference's. Ragged shapes
 // around the 128 x 128 tile, the 32-byte MMA step and the 128-byte slab; many exact ties; k from
 // 1 to n; the real SIFT descriptors. Built once per backend (knn_uint8_test_cpu, _cuda).
@@ -52,17 +52,21 @@ TEST(KnnUint8, L2MatchesTheReferenceOnRaggedShapes) {
                           {129, 1023, 256}, {300, 257, 100}, {5, 700, 8}, {77, 640, 7}};
   test::CombinationSampler sample(5);
   for (Shape const s : shapes) {
-    for (int hi : {2, 255}) {  // [0, 2]: most distances tie, the index rule decides
-      auto const x = test::random_integers(s.m, s.d, DType::kUInt8, 0, hi, 700 + s.m + s.d + hi);
-      auto const y = test::random_integers(s.n, s.d, DType::kUInt8, 0, hi, 800 + s.n + s.d + hi);
-      for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean}) {
-        reference::Matrix const d = reference::cdist(x.values, y.values, metric);
-        for (std::int64_t k : {std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, std::int64_t{10},
-                               std::int64_t{64}, std::int64_t{65}, s.n}) {
-          if (k > s.n || !sample.keep()) continue;
-          auto const got = test::run_knn(x, y, k, metric);
-          EXPECT_TRUE(knn_matches(got.distances, got.indices, exact_l2(d)))
-              << test::label(metric, DType::kUInt8, s.m, s.n, s.d, k) << " values 0.." << hi;
+    for (DType dtype : {DType::kUInt8, DType::kInt8}) {
+      for (int hi : {2, 255}) {  // [0, 2] or [-1, 1]: most distances tie, the index rule decides
+        int const lo = dtype == DType::kInt8 ? -(hi + 1) / 2 : 0;  // int8: [-1, 1] or [-128, 127]
+        int const top = lo + hi;
+        auto const x = test::random_integers(s.m, s.d, dtype, lo, top, 700 + s.m + s.d + hi);
+        auto const y = test::random_integers(s.n, s.d, dtype, lo, top, 800 + s.n + s.d + hi);
+        for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean}) {
+          reference::Matrix const d = reference::cdist(x.values, y.values, metric);
+          for (std::int64_t k : {std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, std::int64_t{10},
+                                 std::int64_t{64}, std::int64_t{65}, s.n}) {
+            if (k > s.n || !sample.keep()) continue;
+            auto const got = test::run_knn(x, y, k, metric);
+            EXPECT_TRUE(knn_matches(got.distances, got.indices, exact_l2(d)))
+                << test::label(metric, dtype, s.m, s.n, s.d, k) << " values " << lo << ".." << top;
+          }
         }
       }
     }

@@ -36,6 +36,7 @@ struct OpSpec {
   double total_weight = 0;       // d or sum(w): kMismatch, kBoolean
   void const* x_norms = nullptr; // kDot cosine, kCenteredDot: row norms (compute dtype)
   void const* y_norms = nullptr;
+  bool signed_bytes = false;     // byte rows read as 32-bit words (int32 views) hold int8, not uint8
 };
 
 /// What is written: the full (m, n) matrix, or scipy's condensed upper triangle (x is y).

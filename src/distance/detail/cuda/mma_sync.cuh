@@ -84,11 +84,13 @@ __device__ __forceinline__ void mma_f16(float (&c)[4], unsigned const (&a)[4], u
 }
 
 /// The two MMAs as callables, for code written once for both.
-struct MmaU8 {
+template <bool kSigned>
+struct MmaBytes {
   __device__ void operator()(int (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) const {
-    mma_u8(c, a, b0, b1);
+    mma_bytes<kSigned>(c, a, b0, b1);
   }
 };
+using MmaU8 = MmaBytes<false>;
 struct MmaF16 {
   __device__ void operator()(float (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) const {
     mma_f16(c, a, b0, b1);

@@ -1,8 +1,9 @@
-// Squared L2 of uint8 rows four bytes at a time, for the fused selection on the GPU: the rows are
-// read as 32-bit words and the contraction is the dot product, one __dp4a (4 multiply-adds) per
-// word, finished as |x|^2 + |y|^2 - 2 x.y. Integer arithmetic, so the expansion is exact: the
-// true value is below 2^31 for d <= 33025, and 32-bit wrap-around brings the sum back to it.
-// A quarter of the instructions of the direct uint8 form (sub + multiply-add per byte).
+// Squared L2 of byte rows (uint8, or int8) four bytes at a time, for the fused selection on the
+// GPU: the rows are read as 32-bit words and the contraction is the dot product, one __dp4a (4
+// multiply-adds, unsigned or signed) per word, finished as |x|^2 + |y|^2 - 2 x.y. Integer
+// arithmetic, so the expansion is exact: the true value is below 2^31 for d <= 33025, and 32-bit
+// wrap-around brings the sum back to it (a negative int8 dot product included). A quarter of the
+// instructions of the direct byte form (sub + multiply-add per byte).
 #pragma once
 
 #include <cstdint>
@@ -11,21 +12,31 @@
 
 namespace cudist::detail::cuda {
 
-/// Up to this many columns the squared distance stays below 2^24, so its float32 value, and hence
-/// the ranking the CPU backend sees, is the exact integer.
+/// Up to this many columns the squared distance stays below 2^24 (255^2 d: uint8 or int8), so its
+/// float32 value, and hence the ranking the CPU backend sees, is the exact integer.
 constexpr std::int64_t kMaxPackedU8Cols = 258;
 
-struct PackedU8SqL2Op : ops::OpBase<std::uint32_t, std::uint32_t> {
-  using Acc = std::uint32_t;  // the dot product
+/// kSigned: the words hold int8 (else uint8).
+template <bool kSigned>
+struct PackedByteSqL2Op : ops::OpBase<std::uint32_t, std::uint32_t> {
+  using Acc = std::uint32_t;  // the dot product (two's complement where negative)
   std::uint32_t const* x_sq = nullptr;  // (m) sum of squares of each row of x
   std::uint32_t const* y_sq = nullptr;  // (n)
   static CUDIST_HD Acc init() { return 0; }
   static CUDIST_HD void step(Acc& acc, std::uint32_t a, std::uint32_t b) {
 #if defined(__CUDA_ARCH__)
-    acc = __dp4a(a, b, acc);
+    if constexpr (kSigned) {
+      acc = static_cast<std::uint32_t>(__dp4a(static_cast<int>(a), static_cast<int>(b), static_cast<int>(acc)));
+    } else {
+      acc = __dp4a(a, b, acc);
+    }
 #else
-    for (int s = 0; s < 32; s += 8) acc += ((a >> s) & 0xffu) * ((b >> s) & 0xffu);
+    for (int s = 0; s < 32; s += 8) acc += static_cast<std::uint32_t>(byte(a, s) * byte(b, s));
 #endif
+  }
+  /// The byte of v at bit `shift`, as its type reads it.
+  static CUDIST_HD int byte(std::uint32_t v, int shift) {
+    return kSigned ? static_cast<int>(static_cast<std::int8_t>(v >> shift)) : static_cast<int>((v >> shift) & 0xffu);
   }
   static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
   /// |x|^2 + |y|^2 - 2 x.y: the exact sum of squared differences (see the file comment).
@@ -36,6 +47,8 @@ struct PackedU8SqL2Op : ops::OpBase<std::uint32_t, std::uint32_t> {
     return expanded(x_sq[i], y_sq[j], dot);
   }
 };
+
+using PackedU8SqL2Op = PackedByteSqL2Op<false>;
 
 /// sq[r] = sum of squares of the bytes of row r (rows of `words` 32-bit words), read as uint8 or,
 /// with signed_bytes, as int8.

@@ -2,9 +2,8 @@
 // 128 x 128 tile through mma.sync m16n8k32 u8 x u8 -> s32, or s8 x s8 for int8 rows (sm_80 and
 // later). Integer products summed in int32 are exact (255^2 d < 2^31), so the tile equals the
 // SIMT engine's one value for value, and its consumers receive it in the engine's layout through
-// compute_tile: the fused selections of uint8 rows (top-k, best two, radius; the distances never
-// leave the chip) and the store of uint8 and int8 cdist / pdist (packed_u8_mma_store.cu), their
-// epilogues unchanged.
+// compute_tile: the fused selections (top-k, best two, radius; the distances never leave the
+// chip) and the store of cdist / pdist (packed_u8_mma_store.cu), their epilogues unchanged.
 //
 // Layout. The consumers need thread (tx, ty) to hold rows fragment(ty, i) and columns
 // fragment(tx, j) (fused_select_kernel.cuh; the store's fragment_offset is the same). A warp w
@@ -33,9 +32,9 @@ namespace cudist::detail::cuda {
 /// kSigned: the rows' bytes are int8 (else uint8).
 template <bool kSigned>
 struct PackedByteMmaTileKernel {
-  using Op = PackedU8SqL2Op;  // the engine's op type for the fused consumers (uint8 only)
+  using Op = PackedByteSqL2Op<kSigned>;  // the engine's op type for the fused consumers
   using Elem = std::uint32_t;  // four bytes of a row
-  using Acc = Op::Acc;
+  using Acc = typename Op::Acc;
 
   static constexpr int kBM = 128, kBN = 128;
   static constexpr int kTM = 8, kTN = 8;  // the engine's outputs per thread, after the exchange

@@ -1,4 +1,5 @@
-// The int8 tensor-core search of uint8 knn / match in squared L2 (exact_u8_l2_kernel.cuh), as the
+// The int8 tensor-core search of byte-row (uint8, int8) knn / match in squared L2
+// (exact_u8_l2_kernel.cuh), as the
 // orchestration (select_cuda.cu) sees it: whether a problem takes it, its block's shared memory,
 // and the launch.
 #pragma once
@@ -14,7 +15,8 @@
 namespace cudist::neighbors::detail::cuda {
 
 /// Whether knn (k nearest; k <= 2 also for match) of p runs on it. p is the fused kernel's form
-/// (uint8 rows read as 32-bit words, packed_u8_l2.cuh) of squared L2 with uint32 keys; it takes
+/// (byte rows read as 32-bit words, packed_u8_l2.cuh; op.signed_bytes for int8) of squared L2
+/// with uint32 keys; it takes
 /// rows of 16 to 256 bytes in multiples of 16, 16-byte aligned, no mutual-check observer, a
 /// block that fits the device, sm_80 code for the device, and CUDIST_SIMT_SELECTION unset (set,
 /// the fused kernel runs, with the same results: the tests compare the two).

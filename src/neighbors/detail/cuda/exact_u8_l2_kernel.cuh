@@ -1,5 +1,6 @@
-// knn / match of uint8 rows in squared L2 on the int8 tensor cores, tested where the MMA leaves
-// each pair. mma.sync m16n8k32 (uint8 x uint8 -> int32) gives the exact dot products, so a pair's
+// knn / match of byte rows (uint8, or int8: kSigned) in squared L2 on the int8 tensor cores, tested
+// where the MMA leaves each pair. mma.sync m16n8k32 (uint8 x uint8, or int8 x int8, -> int32)
+// gives the exact dot products, so a pair's
 // key |x|^2 + |y|^2 - 2 x.y is the exact integer the SIMT path ranks on (packed_u8_l2.cuh): a
 // lane compares it with its row's bar (the consumer's k-th key so far) in registers, and only the
 // few pairs that may enter are offered. The fused kernel's MMA contraction (packed_u8_mma_tile.cuh)
@@ -27,8 +28,8 @@
 
 namespace cudist::neighbors::detail::cuda {
 
-template <template <class> class SelectT>
-struct ExactU8L2Kernel {
+template <template <class> class SelectT, bool kSigned>
+struct ExactByteL2Kernel {
   using Traits = KeyTraits<std::uint32_t>;
   using Entry = Traits::Entry;
   using Select = SelectT<std::uint32_t>;
@@ -111,7 +112,7 @@ struct ExactU8L2Kernel {
 #pragma unroll 1
       for (int half = 0; half < 2; ++half) {
         int c[kNTiles][4];
-        Tiles::contract(xs, ys[buf], p.depth, warp, lane, half, c, mma::MmaU8{});
+        Tiles::contract(xs, ys[buf], p.depth, warp, lane, half, c, mma::MmaBytes<kSigned>{});
         // key = x_sq + (y_sq - 2 x.y) <= bar  <=>  y_sq - 2 x.y <= bar - x_sq (all below 2^25).
         int t_max[2];
 #pragma unroll
@@ -179,5 +180,10 @@ struct ExactU8L2Kernel {
     }
   }
 };
+
+template <template <class> class SelectT>
+using ExactU8L2Kernel = ExactByteL2Kernel<SelectT, false>;
+template <template <class> class SelectT>
+using ExactS8L2Kernel = ExactByteL2Kernel<SelectT, true>;
 
 }  // namespace cudist::neighbors::detail::cuda

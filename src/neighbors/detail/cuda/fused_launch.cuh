@@ -19,14 +19,20 @@
 
 namespace cudist::neighbors::detail::cuda {
 
-using cudist::detail::cuda::PackedU8SqL2Op;
+using cudist::detail::cuda::PackedByteSqL2Op;
 
 template <class Op>
 struct IsFusedOp : std::bool_constant<Op::kLaneWise> {};
 template <class Word, class Out>
 struct IsFusedOp<cudist::detail::ops::XorPopcountOp<Word, Out>> : std::true_type {};
-template <>
-struct IsFusedOp<PackedU8SqL2Op> : std::true_type {};
+template <bool kSigned>
+struct IsFusedOp<PackedByteSqL2Op<kSigned>> : std::true_type {};
+
+/// Whether Op is the packed byte form of squared L2 (uint8 or int8 rows read as words).
+template <class Op>
+struct IsPackedBytes : std::false_type {};
+template <bool kSigned>
+struct IsPackedBytes<PackedByteSqL2Op<kSigned>> : std::true_type {};
 
 /// The ops the fused consumers are compiled for: the metrics of search and descriptor matching
 /// (L2, L1, L-inf, inner product / cosine, bit Hamming), whose single-value accumulators keep the
@@ -81,7 +87,8 @@ void launch_fused(FusedLaunch const& f, Op const& op, SelectArgs const& a, cudaS
 }
 
 /// Calls f(op, Elem const* tag) for the exact integer ops: bit Hamming on words or bytes, squared
-/// L2 of uint8 rows read as words (the problem's rows are int32 then), the other uint8 and int8 ops.
+/// L2 of byte rows read as words (the problem's rows are int32 then; spec.signed_bytes for int8),
+/// the other uint8 and int8 ops.
 template <class F>
 void dispatch_integer_select_op(SelectProblem const& p, F&& f) {
   namespace ops = cudist::detail::ops;
@@ -92,10 +99,12 @@ void dispatch_integer_select_op(SelectProblem const& p, F&& f) {
     return f(ops::XorPopcountOp<std::uint8_t, float>{}, static_cast<std::uint8_t const*>(nullptr));
   }
   if (words) {
-    PackedU8SqL2Op op;
-    op.x_sq = static_cast<std::uint32_t const*>(spec.x_norms);
-    op.y_sq = static_cast<std::uint32_t const*>(spec.y_norms);
-    return f(op, static_cast<std::uint32_t const*>(nullptr));
+    auto packed = [&](auto op) {
+      op.x_sq = static_cast<std::uint32_t const*>(spec.x_norms);
+      op.y_sq = static_cast<std::uint32_t const*>(spec.y_norms);
+      return f(op, static_cast<std::uint32_t const*>(nullptr));
+    };
+    return spec.signed_bytes ? packed(PackedByteSqL2Op<true>{}) : packed(PackedByteSqL2Op<false>{});
   }
   if (p.pairwise.x.dtype == DType::kInt8) {
     return cudist::detail::dispatch_integer_op(spec, [&](auto op) { f(op, static_cast<std::int8_t const*>(nullptr)); });
@@ -103,13 +112,13 @@ void dispatch_integer_select_op(SelectProblem const& p, F&& f) {
   cudist::detail::dispatch_integer_op(spec, [&](auto op) { f(op, static_cast<std::uint8_t const*>(nullptr)); });
 }
 
-/// Runs consumer SelectT for packed uint8 L2 with the tensor-core contraction
+/// Runs consumer SelectT for packed byte L2 (uint8 or int8) with the tensor-core contraction
 /// (packed_u8_mma_tile.cuh) and returns true, or returns false where the kernel's binary predates
 /// sm_80 (an older GPU, or a build without sm_80+ code): then the SIMT engine runs it, with the
-/// same results. Instantiated in inst/packed_u8_mma.cu for each consumer.
-template <template <class> class SelectT>
-bool run_packed_u8_mma(FusedLaunch const& f, PackedU8SqL2Op const& op, SelectArgs const& a,
-                       cudaStream_t stream);
+/// same results. Instantiated in inst/packed_u8_mma.cu for each consumer and signedness.
+template <template <class> class SelectT, bool kSigned>
+bool run_packed_byte_mma(FusedLaunch const& f, PackedByteSqL2Op<kSigned> const& op, SelectArgs const& a,
+                         cudaStream_t stream);
 
 /// Runs consumer SelectT for the op of f.problem (one of the kFusedOp ops).
 template <template <class> class SelectT, InputKind kKind>
@@ -117,8 +126,8 @@ void run_fused(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
   auto with = [&](auto op, auto const* tag) {
     using Op = decltype(op);
     using Elem = std::remove_const_t<std::remove_pointer_t<decltype(tag)>>;
-    if constexpr (std::is_same_v<Op, PackedU8SqL2Op>) {
-      if (run_packed_u8_mma<SelectT>(f, op, a, stream)) return;
+    if constexpr (IsPackedBytes<Op>::value) {
+      if (run_packed_byte_mma<SelectT>(f, op, a, stream)) return;
     }
     if constexpr (kFusedOp<Op>) launch_fused<SelectT, Elem>(f, op, a, stream);
   };

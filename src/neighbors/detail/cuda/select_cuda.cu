@@ -114,30 +114,31 @@ GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, cudaStream_t 
 using cudist::detail::cuda::as_words;
 using cudist::detail::cuda::kMaxPackedU8Cols;
 
-/// Whether the fused kernel reads the rows as 32-bit words of four uint8 (packed_u8_l2.cuh; int8
-/// rows run the engine's integer ops).
+/// Whether the fused kernel reads the rows as 32-bit words of four bytes, uint8 or int8
+/// (packed_u8_l2.cuh).
 bool packable(SelectProblem const& p) {
-  return p.pairwise.x.dtype == DType::kUInt8 && p.pairwise.op.kind == OpKind::kSqDiffSum &&
-         p.pairwise.x.cols <= kMaxPackedU8Cols && cudist::detail::cuda::rows_are_words(p.pairwise.x, p.pairwise.y);
+  return p.pairwise.op.kind == OpKind::kSqDiffSum && p.pairwise.x.cols <= kMaxPackedU8Cols &&
+         cudist::detail::cuda::rows_are_words(p.pairwise.x, p.pairwise.y);
 }
 
-/// The rows as the fused kernel reads them: packable uint8 rows as words (enough to choose a
-/// path; fused_form adds the norms).
+/// The rows as the fused kernel reads them: packable byte rows as words, their signedness in the
+/// op (enough to choose a path; fused_form adds the norms).
 SelectProblem words_form(SelectProblem const& p) {
   if (!packable(p)) return p;
   SelectProblem q = p;
   q.pairwise.x = as_words(p.pairwise.x);
   q.pairwise.y = as_words(p.pairwise.y);
+  q.pairwise.op.signed_bytes = p.pairwise.x.dtype == DType::kInt8;
   return q;
 }
 
-/// The problem as the fused kernel runs it: packable uint8 rows as words, with the rows' sums of
+/// The problem as the fused kernel runs it: packable byte rows as words, with the rows' sums of
 /// squares as norms (kept alive in `keep`).
 SelectProblem fused_form(SelectProblem const& p, std::vector<Array>& keep, cudaStream_t stream) {
   if (!packable(p)) return p;
   SelectProblem q = words_form(p);
   std::tie(q.pairwise.op.x_norms, q.pairwise.op.y_norms) =
-      cudist::detail::cuda::row_squares(q.pairwise.x, q.pairwise.y, false, keep, stream);
+      cudist::detail::cuda::row_squares(q.pairwise.x, q.pairwise.y, q.pairwise.op.signed_bytes, keep, stream);
   return q;
 }
 

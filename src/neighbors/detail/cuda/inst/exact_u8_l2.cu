@@ -1,5 +1,6 @@
-// The int8 tensor-core search of uint8 squared L2 (exact_u8_l2_kernel.cuh) for its two
-// consumers: the lanes' best two (k <= 2, match) and the row buffers (3 <= k).
+// The int8 tensor-core search of byte-row squared L2 (exact_u8_l2_kernel.cuh; uint8 rows, and int8
+// rows with the signed MMA) for its two consumers: the lanes' best two (k <= 2, match) and the
+// row buffers (3 <= k).
 #include "neighbors/detail/cuda/exact_u8_l2.hpp"
 
 #include "core/cuda/interrupt_word.cuh"
@@ -11,7 +12,8 @@
 namespace cudist::neighbors::detail::cuda {
 namespace {
 
-using Kernels = NearestKernels<ExactU8L2Kernel>;
+using U8Kernels = NearestKernels<ExactU8L2Kernel>;
+using S8Kernels = NearestKernels<ExactS8L2Kernel>;  // the same blocks and shared memory
 
 /// The rows' bytes as the kernel reads them: 16-byte loads of whole rows.
 bool rows_fit(ConstMatrixView words) {
@@ -43,7 +45,7 @@ void launch(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
 
 }  // namespace
 
-std::size_t exact_u8_l2_smem(std::int64_t k, std::int64_t bytes) { return Kernels::smem(k, static_cast<int>(bytes)); }
+std::size_t exact_u8_l2_smem(std::int64_t k, std::int64_t bytes) { return U8Kernels::smem(k, static_cast<int>(bytes)); }
 
 bool exact_u8_l2_applies(SelectProblem const& p, std::int64_t k, bool observer) {
   auto const& pw = p.pairwise;
@@ -52,11 +54,15 @@ bool exact_u8_l2_applies(SelectProblem const& p, std::int64_t k, bool observer) 
                      pw.op.kind == cudist::detail::OpKind::kSqDiffSum && pw.op.weights == nullptr &&
                      p.distance_dtype != DType::kFloat64 && bytes % 16 == 0 && bytes >= 16 && bytes <= 256 &&
                      rows_fit(pw.x) && rows_fit(pw.y) && p.n() > 0 && k >= 1 && !observer;
-  return shape && !cudist::detail::cuda::simt_selection_forced() && Kernels::runs_here(k, static_cast<int>(bytes));
+  if (!shape || cudist::detail::cuda::simt_selection_forced()) return false;
+  return pw.op.signed_bytes ? S8Kernels::runs_here(k, static_cast<int>(bytes))
+                            : U8Kernels::runs_here(k, static_cast<int>(bytes));
 }
 
 void run_exact_u8_l2(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
-  Kernels::with(a.k, [&](auto kernel) { launch<decltype(kernel)>(f, a, stream); });
+  auto const run = [&](auto kernel) { launch<decltype(kernel)>(f, a, stream); };
+  if (f.problem->pairwise.op.signed_bytes) return S8Kernels::with(a.k, run);
+  U8Kernels::with(a.k, run);
 }
 
 }  // namespace cudist::neighbors::detail::cuda

@@ -1,5 +1,5 @@
-// The fused selection kernel on the tensor-core contraction of packed uint8 squared L2
-// (packed_u8_mma_tile.cuh), for the three consumers: top-k, best two, radius.
+// The fused selection kernel on the tensor-core contraction of packed byte squared L2 (uint8 or
+// int8 rows; packed_u8_mma_tile.cuh), for the three consumers: top-k, best two, radius.
 #include "core/cuda/device_features.hpp"
 #include "distance/detail/cuda/packed_u8_mma_tile.cuh"
 #include "neighbors/detail/cuda/fused_launch.cuh"
@@ -9,25 +9,31 @@
 
 namespace cudist::neighbors::detail::cuda {
 
-using cudist::detail::cuda::PackedU8MmaTileKernel;
+using cudist::detail::cuda::PackedByteMmaTileKernel;
 
-template <template <class> class SelectT>
-bool run_packed_u8_mma(FusedLaunch const& f, PackedU8SqL2Op const& op, SelectArgs const& a,
-                       cudaStream_t stream) {
-  using Kernel = FusedSelectKernel<PackedU8SqL2Op, std::uint32_t, SelectT, PackedU8MmaTileKernel>;
+template <template <class> class SelectT, bool kSigned>
+bool run_packed_byte_mma(FusedLaunch const& f, PackedByteSqL2Op<kSigned> const& op, SelectArgs const& a,
+                         cudaStream_t stream) {
+  using Op = PackedByteSqL2Op<kSigned>;
+  using Engine = PackedByteMmaTileKernel<kSigned>;
+  using Kernel = FusedSelectKernel<Op, std::uint32_t, SelectT, Engine>;
   // Forced portable (the tests of the fallback on new GPUs), Turing's SIMT path runs.
   if (!cudist::detail::cuda::kernel_image_has_sm80(reinterpret_cast<void const*>(fused_select_kernel<Kernel>))) {
     return false;
   }
-  launch_fused<SelectT, std::uint32_t, PackedU8SqL2Op, PackedU8MmaTileKernel>(f, op, a, stream);
+  launch_fused<SelectT, std::uint32_t, Op, Engine>(f, op, a, stream);
   return true;
 }
 
-template bool run_packed_u8_mma<RowBufferSelect>(FusedLaunch const&, PackedU8SqL2Op const&,
-                                                 SelectArgs const&, cudaStream_t);
-template bool run_packed_u8_mma<TwoBestSelect>(FusedLaunch const&, PackedU8SqL2Op const&,
-                                               SelectArgs const&, cudaStream_t);
-template bool run_packed_u8_mma<RadiusSelect>(FusedLaunch const&, PackedU8SqL2Op const&,
-                                              SelectArgs const&, cudaStream_t);
+#define CUDIST_PACKED_BYTE_MMA(SelectT, kSigned)                                                                   \
+  template bool run_packed_byte_mma<SelectT, kSigned>(FusedLaunch const&, PackedByteSqL2Op<kSigned> const&, \
+                                                      SelectArgs const&, cudaStream_t);
+CUDIST_PACKED_BYTE_MMA(RowBufferSelect, false)
+CUDIST_PACKED_BYTE_MMA(RowBufferSelect, true)
+CUDIST_PACKED_BYTE_MMA(TwoBestSelect, false)
+CUDIST_PACKED_BYTE_MMA(TwoBestSelect, true)
+CUDIST_PACKED_BYTE_MMA(RadiusSelect, false)
+CUDIST_PACKED_BYTE_MMA(RadiusSelect, true)
+#undef CUDIST_PACKED_BYTE_MMA
 
 }  // namespace cudist::neighbors::detail::cuda
