@@ -1,4 +1,4 @@
-// Suite "knn": cases K1-K4 of BENCHMARKS.md, the fused nearest-neighbour selection on the GPU,
+// Suite "knn": cases K1-K4 (and K3i) of BENCHMARKS.md, the fused nearest-neighbour selection on the GPU,
 // each timed (median, cold L2), checked on sampled query rows against the float64 reference
 // (exact for the uint8 corpus), and put against its floor. The torch peers are measured by a
 // separate script on the same shapes.
@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <random>
 #include <string>
+#include <utility>
 #include <thread>
 #include <vector>
 
@@ -331,6 +333,41 @@ CaseResult k3_sift_self_join(Options const& opt) {
   return r;
 }
 
+/// Quantised embeddings: Gaussian rows scaled by 32 and rounded to int8 (clamped to [-128, 127]),
+/// 10000 queries against 200000 rows of 128, k = 10, exact squared L2 on the int8 tensor cores.
+CaseResult k3i_int8_knn(Options const& opt) {
+  std::int64_t const s = opt.quick ? 8 : 1, m = 10000 / s, n = 200000 / s, d = 128, k = 10;
+  auto quantised = [d](std::int64_t rows, std::uint64_t seed) {
+    reference::Matrix values{rows, d, std::vector<double>(static_cast<std::size_t>(rows * d))};
+    Array a = Array::allocate(rows, d, DType::kInt8, Device::cpu());
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> gauss(0.0, 1.0);
+    for (std::int64_t e = 0; e < rows * d; ++e) {
+      double const q = std::clamp(std::nearbyint(32.0 * gauss(rng)), -128.0, 127.0);
+      a.data_as<std::int8_t>()[e] = static_cast<std::int8_t>(q);
+      values.v[e] = q;
+    }
+    return std::pair{std::move(a), std::move(values)};
+  };
+  auto const [x, x_values] = quantised(m, 31);
+  auto const [y, y_values] = quantised(n, 32);
+  Array const xd = Array::copy_of(x.view(), Device::cuda()), yd = Array::copy_of(y.view(), Device::cuda());
+  KnnResult out;
+  auto run = [&](cudaStream_t stream) {
+    out = knn(Resources(Device::cuda(), stream), xd, yd, k, Metric::kSqEuclidean);
+  };
+  CaseResult r;
+  r.id = "K3i";
+  r.description = "int8 embeddings knn k=10 " + std::to_string(m) + "x" + std::to_string(n) + " d=128";
+  r.time_us = median_time_us(run, opt.warmup, opt.repeats);
+  double const multiply_adds = double(m) * n * d;
+  r.floor_us = 1e6 * multiply_adds / opt.ceilings.mma_int8_per_s;
+  r.floor_basis = "int8 GEMM rate";
+  r.correct = check_knn(out, x_values, y_values, k, Metric::kSqEuclidean, 1e-6);
+  r.note = "quantised Gaussian rows (32 N(0,1) rounded, clamped); exact int8 squared L2 (s8 MMA on sm_80+)";
+  return r;
+}
+
 std::vector<CaseResult> run_knn_suite(Options const& opt) {
   std::vector<CaseResult> results;
   auto add = [&](char const* id, auto run) {
@@ -341,6 +378,7 @@ std::vector<CaseResult> run_knn_suite(Options const& opt) {
   add("K2", [&] { return k2_knn(opt, Metric::kEuclidean); });
   add("K2c", [&] { return k2_knn(opt, Metric::kCosine); });
   add("K3", [&] { return k3_sift_self_join(opt); });
+  add("K3i", [&] { return k3i_int8_knn(opt); });
   add("K4", [&] { return k4_inner_product_bf16(opt); });  // last: the largest inputs
   return results;
 }

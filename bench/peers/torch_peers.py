@@ -167,11 +167,11 @@ def fastest_chunk(run, rows, chunks=(1024, 2500, 5000, 10000)):
     return min(tried, key=tried.get), tried
 
 
-def gemm_knn_cases(case, x, y, k, repeats):
+def gemm_knn_cases(case, x, y, k, repeats, precisions=("fp32", "tf32", "fp16", "bf16")):
     """The FAISS-style search at each GEMM precision, its chunk tuned: ids K?-gemm (fp16, as
     before) and K?-gemm-fp32 / -tf32 / -bf16."""
     out = []
-    for precision in ("fp32", "tf32", "fp16", "bf16"):
+    for precision in precisions:
         chunk, tried = fastest_chunk(lambda c: gemm_knn(x, y, k, c, precision), x.shape[0])
         us = median_us(lambda: gemm_knn(x, y, k, chunk, precision), repeats=repeats)
         wrong = wrong_rows(gemm_knn(x, y, k, chunk, precision), x, y, k)
@@ -263,6 +263,8 @@ def knn_cases():
         del x, y
     if wants("K3"):
         out.extend(k3_cases())
+    if wants("K3i"):
+        out.extend(k3i_cases())
     torch.cuda.empty_cache()
     if wants("K4"):
         out.append(k4_case())  # last, as in the suite: the largest
@@ -283,6 +285,18 @@ def k3_cases():
 
     return [{"id": "K3", "peer": "chunked cdist+topk", "peer_us": median_us(chunked, repeats=3, warmup=1),
              "note": "fp32 copies of the uint8 corpus, 16384-row chunks"}]
+
+
+def k3i_cases():
+    """K3i's shape: quantised int8 embeddings (32 N(0, 1) rounded and clamped), 10000 x 200000 x 128,
+    k = 10, squared L2. torch has no int8 distance: the FAISS-style search on float16 copies (exact
+    here: the products and their sums stay below 2^24) and cdist + topk on float32 copies."""
+    g = torch.Generator(device="cuda").manual_seed(31)
+    quantised = lambda rows: (32 * torch.randn(rows, 128, device="cuda", generator=g)).round().clamp(-128, 127)  # noqa: E731
+    x, y = quantised(10000), quantised(200000)
+    out = [{"id": "K3i", "peer": "cdist+topk", "note": "float32 copies of the int8 rows",
+            "peer_us": median_us(lambda: torch.cdist(x, y).topk(10, largest=False), repeats=5)}]
+    return out + gemm_knn_cases("K3i", x, y, 10, 5, precisions=("fp16",))  # exact here, as fast as any
 
 
 SUITES = {"dense": dense_cases, "knn": knn_cases}
