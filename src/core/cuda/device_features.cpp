@@ -47,6 +47,12 @@ std::size_t max_block_shared_memory() {
 
 int multiprocessors() { return current_device_attribute(cudaDevAttrMultiProcessorCount); }
 
+std::int64_t resident_blocks(void const* kernel, int threads, std::size_t smem) {
+  int per_sm = 0;
+  CUDIST_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+  return std::int64_t{per_sm > 1 ? per_sm : 1} * multiprocessors();
+}
+
 bool kernel_image_has_sm80(void const* kernel) {
   if (force_portable()) return false;
   cudaFuncAttributes attributes{};

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace cudist::detail::cuda {
 
@@ -26,6 +27,11 @@ std::size_t max_block_shared_memory();
 
 /// Streaming multiprocessors of the current device.
 int multiprocessors();
+
+/// Blocks of `kernel` (a __global__ function; `threads` each, `smem` bytes of dynamic shared
+/// memory) that the current device runs at once, at least one per multiprocessor: the grid of a
+/// persistent kernel, whose blocks loop over the work.
+std::int64_t resident_blocks(void const* kernel, int threads, std::size_t smem);
 
 /// The machine code the runtime loads for `kernel` (a __global__ function) on the current device
 /// was built for sm_80 or later, PTX and SASS both: the int8 tensor-core paths (mma.sync,

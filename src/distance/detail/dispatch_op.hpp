@@ -117,6 +117,14 @@ void dispatch_integer_op(OpSpec const& spec, F&& f) {
   }
 }
 
+/// Calls f(Elem{}) with the element type of byte rows of `dtype`: std::int8_t for int8, else
+/// std::uint8_t.
+template <class F>
+void with_byte_type(DType dtype, F&& f) {
+  if (dtype == DType::kInt8) return f(std::int8_t{});
+  f(std::uint8_t{});
+}
+
 /// True when `kind` has an exact path for byte rows, uint8 or int8 (the rest are computed from
 /// float32 copies).
 inline bool has_integer_path(OpKind kind, std::uint8_t finish) {

@@ -79,12 +79,13 @@ void pairwise(PairwiseProblem const& p) {
     case DType::kFloat64:
       return dispatch_floating_op<double, double>(p, [&](auto op) { run_tiles<decltype(op), double>(p, op); });
     case DType::kUInt8:
-      if (p.op.kind == OpKind::kXorPopcount) {
+    case DType::kInt8:
+      if (p.op.kind == OpKind::kXorPopcount) {  // uint8 only (plan_metric)
         return run_tiles<ops::XorPopcountOp<std::uint8_t, float>, std::uint8_t>(p, {});
       }
-      return dispatch_integer_op(p.op, [&](auto op) { run_tiles<decltype(op), std::uint8_t>(p, op); });
-    case DType::kInt8:
-      return dispatch_integer_op(p.op, [&](auto op) { run_tiles<decltype(op), std::int8_t>(p, op); });
+      return with_byte_type(p.x.dtype, [&](auto elem) {
+        dispatch_integer_op(p.op, [&](auto op) { run_tiles<decltype(op), decltype(elem)>(p, op); });
+      });
     case DType::kInt32:  // hamming_bits on 4-byte words
       return run_tiles<ops::XorPopcountOp<std::uint32_t, float>, std::uint32_t>(p, {});
     default: break;

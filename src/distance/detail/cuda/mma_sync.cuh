@@ -65,11 +65,6 @@ __device__ __forceinline__ void mma_bytes(int (&c)[4], unsigned const (&a)[4], u
 #endif
 }
 
-/// mma.sync m16n8k32, uint8 x uint8 -> int32 (exact): c += a b.
-__device__ __forceinline__ void mma_u8(int (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) {
-  mma_bytes<false>(c, a, b0, b1);
-}
-
 /// mma.sync m16n8k16, float16 x float16 with float32 accumulation: c += a b.
 __device__ __forceinline__ void mma_f16(float (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -83,14 +78,13 @@ __device__ __forceinline__ void mma_f16(float (&c)[4], unsigned const (&a)[4], u
 #endif
 }
 
-/// The two MMAs as callables, for code written once for both.
+/// The MMAs as callables, for code written once for bytes and float16.
 template <bool kSigned>
 struct MmaBytes {
   __device__ void operator()(int (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) const {
     mma_bytes<kSigned>(c, a, b0, b1);
   }
 };
-using MmaU8 = MmaBytes<false>;
 struct MmaF16 {
   __device__ void operator()(float (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) const {
     mma_f16(c, a, b0, b1);

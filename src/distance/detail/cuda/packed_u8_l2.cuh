@@ -48,8 +48,6 @@ struct PackedByteSqL2Op : ops::OpBase<std::uint32_t, std::uint32_t> {
   }
 };
 
-using PackedU8SqL2Op = PackedByteSqL2Op<false>;
-
 /// sq[r] = sum of squares of the bytes of row r (rows of `words` 32-bit words), read as uint8 or,
 /// with signed_bytes, as int8.
 struct ByteSquaresKernel {
@@ -67,10 +65,9 @@ struct ByteSquaresKernel {
     for (std::int64_t w = 0; w < p.words; ++w) {
       std::uint32_t const v = p.rows[r * p.stride + w];
       if (p.signed_bytes) {
-        auto const s = static_cast<int>(v);
-        acc = static_cast<std::uint32_t>(__dp4a(s, s, static_cast<int>(acc)));
+        PackedByteSqL2Op<true>::step(acc, v, v);
       } else {
-        acc = __dp4a(v, v, acc);
+        PackedByteSqL2Op<false>::step(acc, v, v);
       }
     }
     p.sq[r] = acc;

@@ -82,7 +82,7 @@ struct PackedByteMmaStoreKernel {
         for (int j = 0; j < Store::kTN; ++j) {
           std::uint32_t const y_sq = p.y_sq[min(col0 + Store::fragment_offset(tx, j), o.n - 1)];
 #pragma unroll
-          for (int i = 0; i < Store::kTM; ++i) acc[i][j] = PackedU8SqL2Op::expanded(x_sq[i], y_sq, acc[i][j]);
+          for (int i = 0; i < Store::kTM; ++i) acc[i][j] = Engine::Op::expanded(x_sq[i], y_sq, acc[i][j]);
         }
       }
       Store::store_tile(o, acc, row0, col0, tx, ty);

@@ -215,6 +215,4 @@ struct PackedByteMmaTileKernel {
   }
 };
 
-using PackedU8MmaTileKernel = PackedByteMmaTileKernel<false>;
-
 }  // namespace cudist::detail::cuda

@@ -18,10 +18,9 @@ void pairwise_integer(PairwiseProblem const& pr, cudaStream_t stream) {
     return launch_for_op<std::uint8_t>(pr, ops::XorPopcountOp<std::uint8_t, float>{}, stream);
   }
   if (pairwise_packed_u8_mma(pr, stream)) return;
-  if (pr.x.dtype == DType::kInt8) {
-    return dispatch_integer_op(pr.op, [&](auto op) { launch_for_op<std::int8_t>(pr, op, stream); });
-  }
-  dispatch_integer_op(pr.op, [&](auto op) { launch_for_op<std::uint8_t>(pr, op, stream); });
+  with_byte_type(pr.x.dtype, [&](auto elem) {
+    dispatch_integer_op(pr.op, [&](auto op) { launch_for_op<decltype(elem)>(pr, op, stream); });
+  });
 }
 
 }  // namespace cudist::detail::cuda

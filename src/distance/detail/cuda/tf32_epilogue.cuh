@@ -241,11 +241,9 @@ __global__ void tf32_exact_entries_kernel(EpilogueParams const p) {
 /// warps then stride over the tasks with the next task's loads in flight.
 template <class Kernel>
 unsigned epilogue_blocks(Kernel kernel, std::int64_t warp_tasks) {
-  int per_sm = 0;
-  CUDIST_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kEpilogueThreads, 0));
   std::int64_t const per_block = kEpilogueThreads / 32;
-  return static_cast<unsigned>(std::min<std::int64_t>((warp_tasks + per_block - 1) / per_block,
-                                                      std::int64_t{std::max(per_sm, 1)} * multiprocessors()));
+  return static_cast<unsigned>(std::min((warp_tasks + per_block - 1) / per_block,
+                                        resident_blocks(reinterpret_cast<void const*>(kernel), kEpilogueThreads, 0)));
 }
 
 template <Tf32Kind kKind, int kColumns>

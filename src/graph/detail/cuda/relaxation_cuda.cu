@@ -182,10 +182,9 @@ bool relax_groups(RelaxParams<T> p, std::size_t smem, cudaStream_t stream) {
                                          static_cast<int>(max_block_shared_memory())));
   }
   int const threads = relax_threads(p.n);
-  int per_sm = 0;
-  CUDIST_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
   std::int64_t const groups = (p.n + S - 1) / S;
-  std::int64_t const blocks = std::min<std::int64_t>(groups, std::int64_t(std::max(per_sm, 1)) * multiprocessors());
+  std::int64_t const blocks =
+      std::min(groups, resident_blocks(reinterpret_cast<void const*>(kernel), threads, smem));
   Array scratch =
       kInShared ? Array{} : scratch_array(blocks * static_cast<std::int64_t>(p.block_bytes), DType::kUInt8, stream);
   p.scratch = kInShared ? nullptr : static_cast<unsigned char*>(scratch.data());

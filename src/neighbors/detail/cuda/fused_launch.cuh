@@ -106,10 +106,10 @@ void dispatch_integer_select_op(SelectProblem const& p, F&& f) {
     };
     return spec.signed_bytes ? packed(PackedByteSqL2Op<true>{}) : packed(PackedByteSqL2Op<false>{});
   }
-  if (p.pairwise.x.dtype == DType::kInt8) {
-    return cudist::detail::dispatch_integer_op(spec, [&](auto op) { f(op, static_cast<std::int8_t const*>(nullptr)); });
-  }
-  cudist::detail::dispatch_integer_op(spec, [&](auto op) { f(op, static_cast<std::uint8_t const*>(nullptr)); });
+  cudist::detail::with_byte_type(p.pairwise.x.dtype, [&](auto elem) {
+    using Elem = decltype(elem);
+    cudist::detail::dispatch_integer_op(spec, [&](auto op) { f(op, static_cast<Elem const*>(nullptr)); });
+  });
 }
 
 /// Runs consumer SelectT for packed byte L2 (uint8 or int8) with the tensor-core contraction

@@ -5,7 +5,6 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdint>
 
 #include "core/cuda/check.hpp"
@@ -36,14 +35,10 @@ void launch(std::int64_t blocks, typename Kernel::Params const& params, cudaStre
 #endif
 }
 
-/// Blocks of Kernel that the current GPU runs at once: the grid of a persistent kernel, whose
-/// blocks loop over the work.
+/// Blocks of Kernel that the current GPU runs at once: the grid of a persistent kernel.
 template <class Kernel>
 std::int64_t resident_blocks() {
-  int per_sm = 0;
-  CUDIST_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, run_kernel<Kernel>,
-                                                                Kernel::kThreads, 0));
-  return std::int64_t{std::max(per_sm, 1)} * cudist::detail::cuda::multiprocessors();
+  return cudist::detail::cuda::resident_blocks(reinterpret_cast<void const*>(run_kernel<Kernel>), Kernel::kThreads, 0);
 }
 
 /// Asks for the largest L1 (least shared memory) for a kernel that uses no shared memory, so
