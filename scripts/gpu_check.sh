@@ -154,7 +154,8 @@ if want multigpu; then
   rc=$?; note "multigpu ctest exit $rc: $(grep -E 'tests passed|tests failed' "$OUT/ctest_multigpu.log")"
   [ $rc -eq 0 ] || status=1
   python3 -m pip install -q --no-build-isolation --no-deps --target /tmp/cudist-py \
-      -C build-dir=/tmp/cudist-py-build . > "$OUT/multigpu_python.log" 2>&1 &&
+      -C build-dir=/tmp/cudist-py-build -C cmake.define.CUDIST_CUDA_ARCHITECTURES=90 . \
+      > "$OUT/multigpu_python.log" 2>&1 &&
     PYTHONPATH=/tmp/cudist-py python3 -m pytest -v -rs python/tests/test_device_sets.py \
       >> "$OUT/multigpu_python.log" 2>&1
   rc=$?; note "multigpu python exit $rc: $(tail -1 "$OUT/multigpu_python.log")"

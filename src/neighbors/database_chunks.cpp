@@ -133,10 +133,9 @@ RankSpec run_chunks(char const* who, Resources const& res, ConstMatrixView x, Co
 
 }  // namespace
 
-std::int64_t database_chunk_rows(Resources const& res, ConstMatrixView y, Metric metric) {
+std::int64_t database_rows_held(Resources const& res, ConstMatrixView y, Metric metric) {
   bool const gpu = res.device.is_cuda();
-  if (y.rows == 0 || cudist::detail::resolve_memory(y.data, y.memory) != Memory::kHost) return 0;
-  if (!gpu && res.memory_budget == 0) return 0;
+  if (y.rows == 0 || (!gpu && res.memory_budget == 0)) return y.rows;
   // Bytes per value of a chunk: two chunks resident (one searched while the next is copied); the
   // planner's float32 copy where it converts (16-bit floats; byte rows for the metrics without an
   // exact integer path) or prepares (cosine, correlation: the other preparing metrics are not
@@ -156,8 +155,14 @@ std::int64_t database_chunk_rows(Resources const& res, ConstMatrixView y, Metric
   double const room = res.memory_budget != 0
                           ? static_cast<double>(res.memory_budget)
                           : kFreeMemoryShare * static_cast<double>(available_memory(res.device));
-  if (row_bytes * static_cast<double>(y.rows) <= room) return 0;
+  if (row_bytes * static_cast<double>(y.rows) <= room) return y.rows;
   return std::clamp<std::int64_t>(static_cast<std::int64_t>(room / row_bytes), 1, y.rows);
+}
+
+std::int64_t database_chunk_rows(Resources const& res, ConstMatrixView y, Metric metric) {
+  if (y.rows == 0 || cudist::detail::resolve_memory(y.data, y.memory) != Memory::kHost) return 0;
+  std::int64_t const held = database_rows_held(res, y, metric);
+  return held == y.rows ? 0 : held;
 }
 
 RankSpec knn_in_database_chunks(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,

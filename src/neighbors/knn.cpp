@@ -80,6 +80,11 @@ void run_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatr
   if (i_stage) copy(i_stage->view(), indices, res.stream);
 }
 
+KnnResult allocate_result(Resources const& res, std::int64_t m, std::int64_t k, DType input) {
+  return {Array::allocate(m, k, distance_output_dtype(input), res.device, res.stream),
+          Array::allocate(m, k, DType::kInt64, res.device, res.stream)};
+}
+
 /// knn over a device set: validated here, computed by split_knn, or split_self_knn for a
 /// self-join (x is y), whose diagonal the parts do not see as one.
 KnnResult split_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
@@ -92,9 +97,33 @@ KnnResult split_knn(char const* who, Resources const& res, ConstMatrixView x, Co
   return neighbors::detail::split_knn(who, shards, x, y, k, metric, options);
 }
 
-KnnResult allocate_result(Resources const& res, std::int64_t m, std::int64_t k, DType input) {
-  return {Array::allocate(m, k, distance_output_dtype(input), res.device, res.stream),
-          Array::allocate(m, k, DType::kInt64, res.device, res.stream)};
+/// knn(x, y) over a device set into the caller's views. Where the queries are split, each shard
+/// writes its rows straight into outputs in host memory (outputs on a GPU get them through one
+/// host copy); otherwise y is split and the parts merged.
+void split_knn_into(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
+                    std::int64_t k, Metric metric, KnnOptions const& options, MatrixView distances,
+                    MatrixView indices) {
+  cudist::detail::expect_split_params(who, metric, options.params);
+  std::vector<Resources> const shards = cudist::detail::split_resources(res, who);
+  if (cudist::detail::same_view(x, y) || !neighbors::detail::splits_queries(shards, x, y, metric)) {
+    KnnResult const r = split_knn(who, res, x, y, k, metric, options, false);
+    cudist::detail::ScopedDevice const device_scope(res.device);
+    copy(r.distances.view(), distances, res.stream);
+    copy(r.indices.view(), indices, res.stream);
+    return;
+  }
+  distances = cudist::detail::resolved(distances);
+  indices = cudist::detail::resolved(indices);
+  if (distances.memory == Memory::kHost && indices.memory == Memory::kHost) {
+    neighbors::detail::split_knn_queries(who, shards, x, y, k, metric, options, distances, indices);
+    return;
+  }
+  KnnResult host = allocate_result(Resources(Device::cpu()), x.rows, k, x.dtype);
+  neighbors::detail::split_knn_queries(who, shards, x, y, k, metric, options, host.distances.view(),
+                                       host.indices.view());
+  cudist::detail::ScopedDevice const device_scope(res.device);
+  copy(host.distances.view(), distances, res.stream);
+  copy(host.indices.view(), indices, res.stream);
 }
 
 }  // namespace
@@ -106,10 +135,7 @@ void knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_
   validate_outputs(who, distances, indices, x.rows, k, x.dtype);
   if (res.is_split()) {
     validate_k(who, k, neighbors::detail::whole(x, y), false, options.pad);
-    KnnResult const r = split_knn(who, res, x, y, k, metric, options, false);
-    cudist::detail::ScopedDevice const device_scope(res.device);
-    copy(r.distances.view(), distances, res.stream);
-    copy(r.indices.view(), indices, res.stream);
+    split_knn_into(who, res, x, y, k, metric, options, distances, indices);
     return;
   }
   run_knn(who, res, x, y, neighbors::detail::whole(x, y), k, metric, distances, indices, options,
@@ -121,7 +147,10 @@ KnnResult knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::i
   char const* who = "knn";
   neighbors::detail::validate_inputs(who, x, y);
   validate_k(who, k, neighbors::detail::whole(x, y), false, options.pad);
-  if (res.is_split()) return split_knn(who, res, x, y, k, metric, options, false);
+  if (res.is_split()) {  // before the result is allocated on the set's first GPU
+    cudist::detail::expect_split_params(who, metric, options.params);
+    require_device_set(res.devices, who);
+  }
   KnnResult r = allocate_result(res, x.rows, k, x.dtype);
   knn(res, x, y, k, metric, r.distances.view(), r.indices.view(), options);
   return r;

@@ -25,6 +25,28 @@ TEST(Array, RoundTripsThroughTheBackendWithStrides) {
   }
 }
 
+TEST(Array, LargeHostCopiesArriveWhole) {
+  CUDIST_REQUIRE_BACKEND();
+  // Beyond the size at which a GPU upload goes through page-locked stages (4 MiB, stages of
+  // 8 MiB): several stages, a last one partly filled, rows of an odd width, and a source that is
+  // contiguous (pieces of bytes) or strided (row by row). Every value distinct, so a stage
+  // copied twice, skipped or shifted shows.
+  std::int64_t const rows = 6007, cols = 997, stride = 1003;
+  std::vector<std::int32_t> src(static_cast<std::size_t>(rows * stride));
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::int32_t>(i * 2654435761u);
+  for (std::int64_t source_stride : {cols, stride}) {
+    ConstMatrixView const from = view(src.data(), rows, cols, source_stride);
+    Array const on_backend = Array::copy_of(from, test::backend_device());
+    std::vector<std::int32_t> back(static_cast<std::size_t>(rows * cols), -1);
+    copy(on_backend.view(), view(back.data(), rows, cols));
+    std::int64_t wrong = 0;
+    for (std::int64_t i = 0; i < rows; ++i) {
+      for (std::int64_t j = 0; j < cols; ++j) wrong += back[i * cols + j] != src[i * source_stride + j];
+    }
+    EXPECT_EQ(wrong, 0) << "source stride " << source_stride;
+  }
+}
+
 TEST(Array, CopyRejectsMismatches) {
   std::vector<float> a(6);
   std::vector<double> b(6);

@@ -151,6 +151,50 @@ TEST(SplitKnn, PartsBeyondTheShardsBudgetStreamInChunks) {
   EXPECT_GT(chunks.seen(), 9 * 3) << "the shards streamed their parts";  // >= 5 chunks a part
 }
 
+// Many queries against a database every shard holds: the queries are split (each shard writes
+// its rows of the answer, no merge), and the answer is the unsplit call's bit for bit, with NaN
+// and inf rows among the queries, ties (integer values), padding, host outputs with a row stride,
+// and a shard budget too small for y, which turns the split back to y's parts.
+TEST(SplitKnn, ManyQueriesSplitTheQueries) {
+  CUDIST_REQUIRE_BACKEND();
+  std::int64_t const m = 2 * 2048 + 77, n = 301, d = 7;
+  test::TestMatrix x = test::random_integers(m, d, DType::kFloat32, -4, 4, 71);
+  test::TestMatrix const y = test::random_integers(n, d, DType::kFloat32, -4, 4, 72);
+  poison(x.array);
+  std::vector<Resources> shards = shards_of(2);
+  EXPECT_TRUE(neighbors::detail::splits_queries(shards, x.array, y.array, Metric::kEuclidean));
+  EXPECT_FALSE(neighbors::detail::splits_queries(shards_of(3), x.array, y.array, Metric::kEuclidean))
+      << "fewer than 2048 queries a shard";
+  for (Metric metric : {Metric::kEuclidean, Metric::kCityblock, Metric::kInnerProduct}) {
+    for (std::int64_t k : {1, 6}) {
+      KnnResult const want = knn(test::backend_resources(), x.array, y.array, k, metric);
+      std::int64_t const stride = k + 3;
+      Array d_out = Array::allocate(m, stride, distance_output_dtype(DType::kFloat32), Device::cpu());
+      Array i_out = Array::allocate(m, stride, DType::kInt64, Device::cpu());
+      MatrixView const d_view{d_out.data(), m, k, stride, d_out.dtype(), Memory::kHost};
+      MatrixView const i_view{i_out.data(), m, k, stride, DType::kInt64, Memory::kHost};
+      neighbors::detail::split_knn_queries("knn", shards, x.array, y.array, k, metric, {}, d_view, i_view);
+      Array d_got = Array::allocate(m, k, d_out.dtype(), Device::cpu());
+      Array i_got = Array::allocate(m, k, DType::kInt64, Device::cpu());
+      copy(d_view, d_got.view());
+      copy(i_view, i_got.view());
+      EXPECT_TRUE(test::identical(KnnResult{std::move(d_got), std::move(i_got)}, want))
+          << metric_name(metric) << " k=" << k;
+    }
+  }
+  KnnOptions pad;
+  pad.pad = true;
+  test::TestMatrix const few = test::random_integers(4, d, DType::kFloat32, -4, 4, 73);
+  KnnResult const padded_want = knn(test::backend_resources(), x.array, few.array, 9, Metric::kEuclidean, pad);
+  Array d_pad = Array::allocate(m, 9, DType::kFloat32, Device::cpu());
+  Array i_pad = Array::allocate(m, 9, DType::kInt64, Device::cpu());
+  neighbors::detail::split_knn_queries("knn", shards, x.array, few.array, 9, Metric::kEuclidean, pad,
+                                       d_pad.view(), i_pad.view());
+  EXPECT_TRUE(test::identical(KnnResult{std::move(d_pad), std::move(i_pad)}, padded_want)) << "padded";
+  for (Resources& shard : shards) shard.memory_budget = 4096;  // y is ~8 KB, with its copies more
+  EXPECT_FALSE(neighbors::detail::splits_queries(shards, x.array, y.array, Metric::kEuclidean));
+}
+
 TEST(SplitKnn, TiesKeepTheSmallerIndexAcrossShards) {
   CUDIST_REQUIRE_BACKEND();
   // Every row of y equal: every distance ties, so the answer is indices 0..k-1 from several shards.

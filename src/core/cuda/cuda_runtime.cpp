@@ -5,6 +5,7 @@
 #include "core/detail/expects.hpp"
 #include "core/detail/interrupt_check.hpp"
 #include "core/cuda/check.hpp"
+#include "core/cuda/pinned_upload.hpp"
 
 namespace cudist::detail {
 
@@ -60,11 +61,44 @@ void cuda_free_async(void* p, void* stream) noexcept {
   if (p != nullptr) cudaFreeAsync(p, static_cast<cudaStream_t>(stream));
 }
 
+namespace {
+
+cudaPointerAttributes attributes_of(void const* p) {
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    cudaGetLastError();
+    attr.type = cudaMemoryTypeUnregistered;
+  }
+  return attr;
+}
+
+}  // namespace
+
 void cuda_memcpy_2d_async(void* dst, std::size_t dpitch, void const* src, std::size_t spitch,
                           std::size_t width_bytes, std::size_t height, void* stream) {
   if (width_bytes == 0 || height == 0) return;
-  CUDIST_CUDA_TRY(cudaMemcpy2DAsync(dst, dpitch, src, spitch, width_bytes, height,
-                                    cudaMemcpyDefault, static_cast<cudaStream_t>(stream)));
+  auto const s = static_cast<cudaStream_t>(stream);
+  cudaPointerAttributes const from = attributes_of(src);
+  cudaPointerAttributes const to = attributes_of(dst);
+  if (from.type == cudaMemoryTypeDevice && to.type == cudaMemoryTypeDevice && from.device != to.device) {
+    // Between two GPUs, cudaMemcpy2DAsync is refused (cudaErrorInvalidValue: measured on two
+    // H100s without peer access, where a device set's parts copy their rows into the output on
+    // the first GPU); the peer form copies pitched rows with or without peer access.
+    cudaMemcpy3DPeerParms p{};
+    p.srcPtr = cudaPitchedPtr{const_cast<void*>(src), spitch, width_bytes, height};
+    p.srcDevice = from.device;
+    p.dstPtr = cudaPitchedPtr{dst, dpitch, width_bytes, height};
+    p.dstDevice = to.device;
+    p.extent = cudaExtent{width_bytes, height, 1};
+    CUDIST_CUDA_TRY(cudaMemcpy3DPeerAsync(&p, s));
+    return;
+  }
+  if (from.type == cudaMemoryTypeUnregistered && to.type == cudaMemoryTypeDevice &&
+      width_bytes * height >= cuda::kPinnedUploadBytes &&
+      cuda::upload_through_pinned_stages(dst, dpitch, src, spitch, width_bytes, height, s)) {
+    return;
+  }
+  CUDIST_CUDA_TRY(cudaMemcpy2DAsync(dst, dpitch, src, spitch, width_bytes, height, cudaMemcpyDefault, s));
 }
 
 void cuda_stream_synchronize(void* stream) {

@@ -12,10 +12,12 @@
 
 namespace cudist::neighbors::detail {
 
-/// Rows of y per chunk, or 0 when y is used whole: on a GPU, y in host memory whose rows, staged
-/// and prepared for `metric` (the copies the search makes), exceed res.memory_budget (without
-/// one: the GPU's free memory); on the CPU, only under an explicit budget smaller than that (what
-/// the CPU tests exercise).
+/// How many rows of y a search on `res` holds at once, y.rows when all of them: on a GPU, as many
+/// as fit res.memory_budget (without one: the GPU's free memory), counting the copies the search
+/// makes of them (staged and prepared for `metric`); on the CPU, only an explicit budget limits.
+std::int64_t database_rows_held(Resources const& res, ConstMatrixView y, Metric metric);
+
+/// Rows of y per chunk, or 0 when y is used whole: y in host memory beyond database_rows_held.
 std::int64_t database_chunk_rows(Resources const& res, ConstMatrixView y, Metric metric);
 
 /// What the chunked knn reports: the distances as the in-memory call does, or the keys the

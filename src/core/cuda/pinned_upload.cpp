@@ -1,0 +1,152 @@
+#include "core/cuda/pinned_upload.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "core/cuda/check.hpp"
+
+namespace cudist::detail::cuda {
+namespace {
+
+constexpr std::size_t kStageBytes = std::size_t{8} << 20;
+constexpr int kStages = 4;        // per upload: one filling, the others queued or in the copy engine
+constexpr int kFillThreads = 8;   // host threads filling a stage (a memcpy: memory bound)
+constexpr std::size_t kFillPiece = std::size_t{1} << 20;  // contiguous bytes per thread and step
+
+/// Page-locked stages kept for the process. Each upload takes its own, so that device sets'
+/// concurrent uploads (a thread per GPU) never share one. Portable: any GPU may read them.
+class StagePool {
+ public:
+  void* take() {
+    {
+      std::lock_guard<std::mutex> const lock(mutex_);
+      if (!free_.empty()) {
+        void* const p = free_.back();
+        free_.pop_back();
+        return p;
+      }
+    }
+    void* p = nullptr;
+    if (cudaHostAlloc(&p, kStageBytes, cudaHostAllocPortable) != cudaSuccess) {
+      cudaGetLastError();
+      return nullptr;
+    }
+    return p;
+  }
+
+  void give(void* p) {
+    std::lock_guard<std::mutex> const lock(mutex_);
+    free_.push_back(p);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<void*> free_;
+};
+
+StagePool& stage_pool() {
+  static auto* const pool = new StagePool;  // never destroyed: may be used during static teardown
+  return *pool;
+}
+
+/// One upload's stages, each with the event that tells when the copy engine is done reading it.
+/// The destructor waits for those copies before the stages go back to the pool, so that an
+/// exception halfway never hands a stage still being read to another upload.
+class Stages {
+ public:
+  explicit Stages(int wanted) {
+    for (int s = 0; s < wanted; ++s) {
+      void* const buffer = stage_pool().take();
+      if (buffer == nullptr) break;
+      cudaEvent_t event = nullptr;
+      if (cudaEventCreateWithFlags(&event, cudaEventDisableTiming) != cudaSuccess) {
+        cudaGetLastError();
+        stage_pool().give(buffer);
+        break;
+      }
+      stages_.push_back({static_cast<char*>(buffer), event, false});
+    }
+  }
+
+  ~Stages() {
+    for (Stage& s : stages_) {
+      if (s.recorded) cudaEventSynchronize(s.event);
+      cudaEventDestroy(s.event);
+      stage_pool().give(s.buffer);
+    }
+  }
+
+  Stages(Stages const&) = delete;
+  Stages& operator=(Stages const&) = delete;
+
+  int count() const { return static_cast<int>(stages_.size()); }
+
+  /// Stage i, once the copy engine has finished reading it.
+  char* ready(int i) {
+    Stage& s = stages_[i];
+    if (s.recorded) CUDIST_CUDA_TRY(cudaEventSynchronize(s.event));
+    s.recorded = false;
+    return s.buffer;
+  }
+
+  void record(int i, cudaStream_t stream) {
+    CUDIST_CUDA_TRY(cudaEventRecord(stages_[i].event, stream));
+    stages_[i].recorded = true;
+  }
+
+ private:
+  struct Stage {
+    char* buffer;
+    cudaEvent_t event;
+    bool recorded;
+  };
+  std::vector<Stage> stages_;
+};
+
+/// Rows [0, rows) of `src` (spitch apart) packed into `to`, by several threads.
+void fill(char* to, char const* src, std::size_t spitch, std::size_t width, std::size_t rows) {
+  if (spitch == width) {
+    // Contiguous: equal pieces of bytes, whatever the rows' width.
+    std::size_t const bytes = width * rows;
+    auto const pieces = static_cast<std::int64_t>((bytes + kFillPiece - 1) / kFillPiece);
+#pragma omp parallel for num_threads(kFillThreads) schedule(static)
+    for (std::int64_t p = 0; p < pieces; ++p) {
+      std::size_t const begin = static_cast<std::size_t>(p) * kFillPiece;
+      std::memcpy(to + begin, src + begin, std::min(kFillPiece, bytes - begin));
+    }
+    return;
+  }
+#pragma omp parallel for num_threads(kFillThreads) schedule(static)
+  for (std::int64_t r = 0; r < static_cast<std::int64_t>(rows); ++r) {
+    std::memcpy(to + static_cast<std::size_t>(r) * width, src + static_cast<std::size_t>(r) * spitch, width);
+  }
+}
+
+}  // namespace
+
+bool upload_through_pinned_stages(void* dst, std::size_t dpitch, void const* src,
+                                  std::size_t spitch, std::size_t width_bytes, std::size_t height,
+                                  cudaStream_t stream) {
+  std::size_t const rows_per_stage = kStageBytes / width_bytes;
+  if (rows_per_stage == 0) return false;
+  std::size_t const steps = (height + rows_per_stage - 1) / rows_per_stage;
+  Stages stages(static_cast<int>(std::min<std::size_t>(kStages, steps)));
+  if (stages.count() == 0) return false;
+  auto* const to = static_cast<char*>(dst);
+  auto const* const from = static_cast<char const*>(src);
+  for (std::size_t step = 0; step < steps; ++step) {
+    int const s = static_cast<int>(step % static_cast<std::size_t>(stages.count()));
+    std::size_t const r0 = step * rows_per_stage;
+    std::size_t const rows = std::min(rows_per_stage, height - r0);
+    char* const stage = stages.ready(s);
+    fill(stage, from + r0 * spitch, spitch, width_bytes, rows);
+    CUDIST_CUDA_TRY(cudaMemcpy2DAsync(to + r0 * dpitch, dpitch, stage, width_bytes, width_bytes, rows,
+                                      cudaMemcpyHostToDevice, stream));
+    stages.record(s, stream);
+  }
+  return true;  // ~Stages waits for the last copies
+}
+
+}  // namespace cudist::detail::cuda
