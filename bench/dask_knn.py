@@ -13,6 +13,8 @@ LocalCUDACluster when it is installed)::
 
     python3 bench/dask_knn.py > bench/results/<date>-<machine>-dask-knn.json
     python3 bench/dask_knn.py --in-process-device cuda:all   # against the multi-GPU call
+    python3 bench/dask_knn.py --in-process-device cuda:all --query-chunks 2 --database-chunks 1 \
+        --replicate-database                                 # the queries split, as in process
 
 A quick run on a CPU (both sides on the CPU backend; the figures mean little there)::
 
@@ -214,6 +216,11 @@ def main():
     parser.add_argument("--query-chunks", type=int, default=1)
     parser.add_argument("--database-chunks", type=int, default=None,
                         help="blocks of the database (default: one per worker)")
+    parser.add_argument("--replicate-database", action="store_true",
+                        help="copy every database block to every worker before the timed runs "
+                        "(client.replicate), as the in-process call splits many queries against "
+                        "a database each GPU holds: with --query-chunks N --database-chunks 1 each "
+                        "worker searches the whole database for its queries and no merge is needed")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--pause", type=float, default=0.1,
                         help="seconds of idle before each timed run (default 0.1): right after a "
@@ -251,6 +258,8 @@ def main():
         XB = da.from_array(B, chunks=(-(-args.database // database_chunks), -1))
         XA, XB = client.persist([XA, XB])
         distributed.wait([XA, XB])
+        if args.replicate_database:
+            client.replicate(XB)
 
         def run_dask():
             return dask.compute(*cudist.dask.knn(XA, XB, args.k, device=args.device))
@@ -274,6 +283,7 @@ def main():
                        "runs_s": inprocess_runs},
         "dask": {"cluster": cluster_kind, "workers": workers, "device": args.device,
                  "query_chunks": len(XA.chunks[0]), "database_chunks": len(XB.chunks[0]),
+                 "database_replicated": args.replicate_database,
                  "direct_to_workers": args.direct_to_workers, "pause_s": args.pause,
                  "median_s": dask_s, "runs_s": dask_runs},
         "dask_over_in_process": dask_s / inprocess_s,
