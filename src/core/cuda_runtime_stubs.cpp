@@ -24,6 +24,7 @@ void cuda_memcpy_2d_async(void*, std::size_t, void const*, std::size_t, std::siz
   not_compiled("copy");
 }
 void cuda_stream_synchronize(void*) {}
+bool cuda_peer_access(int, int) { return false; }
 std::size_t cuda_free_memory() { return 0; }
 void* cuda_host_alloc(std::size_t, char const* who) { not_compiled(who); }
 void cuda_host_free(void*) noexcept {}

@@ -83,6 +83,16 @@ void run_parts(char const* who, std::vector<Resources> const& shards,
   throw_if_interrupted(who, requests);
 }
 
+bool peer_linked(std::vector<Resources> const& shards) {
+  for (Resources const& reader : shards) {
+    if (!reader.device.is_cuda()) return false;
+    for (Resources const& owner : shards) {
+      if (!cuda_peer_access(reader.device.index, owner.device.index)) return false;
+    }
+  }
+  return true;
+}
+
 ConstMatrixView readable_on(Resources const& shard, ConstMatrixView v, std::optional<Array>& copy) {
   ConstMatrixView const r = resolved(v);
   if (r.memory != Memory::kDevice || r.empty()) return r;

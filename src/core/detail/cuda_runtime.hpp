@@ -22,6 +22,12 @@ void cuda_free_async(void* p, void* stream) noexcept;
 void cuda_memcpy_2d_async(void* dst, std::size_t dpitch, void const* src, std::size_t spitch,
                           std::size_t width_bytes, std::size_t height, void* stream);
 void cuda_stream_synchronize(void* stream);
+/// Whether GPU `reader` reads GPU `owner`'s memory directly (NVLink or PCIe peer to peer), turning
+/// that on the first time a pair is asked for, for the process: peer access for plain allocations
+/// and access to `owner`'s current memory pool for cudaMallocAsync's, which peer access does not
+/// cover. Copies between GPUs without it are staged through the host. True for one GPU with
+/// itself; false without CUDA.
+bool cuda_peer_access(int reader, int owner);
 std::size_t cuda_free_memory();
 
 // For pipelines that overlap kernels with copies to the host (out-of-core outputs).

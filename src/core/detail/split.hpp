@@ -46,6 +46,11 @@ std::vector<Resources> split_resources(Resources const& res, char const* who);
 void run_parts(char const* who, std::vector<Resources> const& shards,
                std::function<void(std::size_t)> const& part);
 
+/// Whether the shards' GPUs read each other's memory directly (cuda_peer_access, turned on for
+/// every pair), so that copies between them take the GPUs' own links; true for shards on one GPU,
+/// false for the CPU.
+bool peer_linked(std::vector<Resources> const& shards);
+
 /// An input as a part on `shard` may read it: host memory as it is (the part stages what it needs),
 /// device memory copied to the shard's device, since a device pointer may belong to another GPU.
 ConstMatrixView readable_on(Resources const& shard, ConstMatrixView v, std::optional<Array>& copy);
