@@ -3,7 +3,7 @@
 # run compute-sanitizer (memcheck, racecheck) over them, run the benchmark suites and the torch
 # peers on the same inputs, and leave logs, JSON and the merged table in $OUT.
 #
-#   scripts/gpu_check.sh [build] [test] [demo] [sanitize] [bench] [python] [archs]
+#   scripts/gpu_check.sh [build] [test] [demo] [sanitize] [bench] [python] [archs] [upload]
 #                        (default: all but archs, the sm_80 + sm_120 compile check)
 #   BENCH_SUITES="dense knn" scripts/gpu_check.sh bench                 (a subset of the suites)
 #   BENCH_SUITES=knn BENCH_CASES="K2c K4" scripts/gpu_check.sh bench    (a subset of their cases)
@@ -120,6 +120,13 @@ if want bench; then
     note "scipy graph peers exit ${PIPESTATUS[0]}"
   fi
   python3 bench/report.py /tmp/bench.json /tmp/torch.json /tmp/cpu.json --out "$OUT" 2>&1 | tee -a "$OUT/summary.log"
+fi
+
+if want upload; then
+  # Uploads from pageable host memory through cudist's page-locked stages against the driver's
+  # pageable copy and the page-locked floor (bench/out_of_core/host_upload.cpp).
+  $BUILD/bench/bench_host_upload > "$OUT/host-upload.json" 2>> "$OUT/summary.log"
+  note "host upload exit $?: $(tr -d '\n' < "$OUT/host-upload.json")"
 fi
 
 if want archs; then
