@@ -97,33 +97,37 @@ KnnResult split_knn(char const* who, Resources const& res, ConstMatrixView x, Co
   return neighbors::detail::split_knn(who, shards, x, y, k, metric, options);
 }
 
-/// knn(x, y) over a device set into the caller's views. Where the queries are split, each shard
-/// writes its rows straight into outputs in host memory (outputs on a GPU get them through one
-/// host copy); otherwise y is split and the parts merged.
+/// knn(x, y) over a device set into the caller's views. Outputs in host memory get the answer
+/// straight from the shards (their rows where the queries are split, the merge otherwise);
+/// outputs on a GPU get it through one host copy.
 void split_knn_into(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
                     std::int64_t k, Metric metric, KnnOptions const& options, MatrixView distances,
                     MatrixView indices) {
   cudist::detail::expect_split_params(who, metric, options.params);
   std::vector<Resources> const shards = cudist::detail::split_resources(res, who);
-  if (cudist::detail::same_view(x, y) || !neighbors::detail::splits_queries(shards, x, y, metric)) {
-    KnnResult const r = split_knn(who, res, x, y, k, metric, options, false);
-    cudist::detail::ScopedDevice const device_scope(res.device);
-    copy(r.distances.view(), distances, res.stream);
-    copy(r.indices.view(), indices, res.stream);
-    return;
-  }
   distances = cudist::detail::resolved(distances);
   indices = cudist::detail::resolved(indices);
-  if (distances.memory == Memory::kHost && indices.memory == Memory::kHost) {
-    neighbors::detail::split_knn_queries(who, shards, x, y, k, metric, options, distances, indices);
+  bool const self = cudist::detail::same_view(x, y);
+  bool const queries = !self && neighbors::detail::splits_queries(shards, x, y, metric);
+  if (!self && distances.memory == Memory::kHost && indices.memory == Memory::kHost) {
+    if (queries) {
+      neighbors::detail::split_knn_queries(who, shards, x, y, k, metric, options, distances, indices);
+    } else {
+      neighbors::detail::split_knn(who, shards, x, y, k, metric, options, distances, indices);
+    }
     return;
   }
-  KnnResult host = allocate_result(Resources(Device::cpu()), x.rows, k, x.dtype);
-  neighbors::detail::split_knn_queries(who, shards, x, y, k, metric, options, host.distances.view(),
-                                       host.indices.view());
+  KnnResult r;
+  if (queries) {
+    r = allocate_result(Resources(Device::cpu()), x.rows, k, x.dtype);
+    neighbors::detail::split_knn_queries(who, shards, x, y, k, metric, options, r.distances.view(),
+                                         r.indices.view());
+  } else {
+    r = split_knn(who, res, x, y, k, metric, options, false);
+  }
   cudist::detail::ScopedDevice const device_scope(res.device);
-  copy(host.distances.view(), distances, res.stream);
-  copy(host.indices.view(), indices, res.stream);
+  copy(r.distances.view(), distances, res.stream);
+  copy(r.indices.view(), indices, res.stream);
 }
 
 }  // namespace

@@ -153,25 +153,34 @@ void merge_row(std::vector<ShardBest> const& best, RankSpec rank, SelfJoinFix co
   }
 }
 
-/// Every row's k best over all shards, as host arrays (m, k).
+/// Every row's k best over all shards into host views (m, k), any row stride.
 template <class Out>
-KnnResult merge_best(std::vector<ShardBest> const& best, SelfJoinFix const& fix, std::int64_t m,
-                     std::int64_t k, DType out) {
-  KnnResult r{Array::allocate(m, k, out, Device::cpu()),
-              Array::allocate(m, k, DType::kInt64, Device::cpu())};
+void merge_best(std::vector<ShardBest> const& best, SelfJoinFix const& fix, std::int64_t k,
+                MatrixView distances, MatrixView indices) {
   RankSpec const rank = rank_of(best);
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < m; ++i) {
-    merge_row<Out>(best, rank, fix, i, k, r.distances.data_as<Out>() + i * k,
-                   r.indices.data_as<std::int64_t>() + i * k);
+  for (std::int64_t i = 0; i < distances.rows; ++i) {
+    merge_row<Out>(best, rank, fix, i, k, static_cast<Out*>(distances.data) + i * distances.stride,
+                   static_cast<std::int64_t*>(indices.data) + i * indices.stride);
   }
-  return r;
 }
 
+void merge_into(std::vector<ShardBest> const& best, std::int64_t k, MatrixView distances,
+                MatrixView indices, SelfJoinFix const& fix = {}) {
+  if (distances.dtype == DType::kFloat64) {
+    merge_best<double>(best, fix, k, distances, indices);
+  } else {
+    merge_best<float>(best, fix, k, distances, indices);
+  }
+}
+
+/// Every row's k best over all shards, as host arrays (m, k).
 KnnResult merged(std::vector<ShardBest> const& best, std::int64_t m, std::int64_t k, DType out,
                  SelfJoinFix const& fix = {}) {
-  return out == DType::kFloat64 ? merge_best<double>(best, fix, m, k, out)
-                                : merge_best<float>(best, fix, m, k, out);
+  KnnResult r{Array::allocate(m, k, out, Device::cpu()),
+              Array::allocate(m, k, DType::kInt64, Device::cpu())};
+  merge_into(best, k, r.distances.view(), r.indices.view(), fix);
+  return r;
 }
 
 /// Each point's value against itself as the self-join gives it (exact 0 on a distance's diagonal
@@ -299,6 +308,13 @@ KnnResult split_knn(char const* who, std::vector<Resources> const& shards, Const
   KnnResult host = merged(best, x.rows, k, distance_output_dtype(x.dtype));
   return {returned_on(shards[0], std::move(host.distances)),
           returned_on(shards[0], std::move(host.indices))};
+}
+
+void split_knn(char const* who, std::vector<Resources> const& shards, ConstMatrixView x,
+               ConstMatrixView y, std::int64_t k, Metric metric, KnnOptions const& options,
+               MatrixView distances, MatrixView indices) {
+  std::vector<ShardBest> const best = best_per_shard(who, shards, x, y, k, metric, options.params);
+  merge_into(best, k, distances, indices);
 }
 
 KnnResult split_self_knn(char const* who, std::vector<Resources> const& shards, ConstMatrixView x,

@@ -48,6 +48,14 @@ void expect_knn_split_exact(Array const& x, Array const& y, std::int64_t k, Metr
   KnnResult const want = knn(test::backend_resources(), xb, yb, k, metric, options);
   KnnResult const got = split_knn("knn", shards_of(shards), xb, yb, k, metric, options);
   EXPECT_TRUE(test::identical(got, want)) << label;
+  // Merged straight into host outputs whose rows are wider than k.
+  Array d_out = Array::allocate(x.rows(), k + 2, want.distances.dtype(), Device::cpu());
+  Array i_out = Array::allocate(x.rows(), k + 2, DType::kInt64, Device::cpu());
+  MatrixView const d_view{d_out.data(), x.rows(), k, k + 2, d_out.dtype(), Memory::kHost};
+  MatrixView const i_view{i_out.data(), x.rows(), k, k + 2, DType::kInt64, Memory::kHost};
+  split_knn("knn", shards_of(shards), xb, yb, k, metric, options, d_view, i_view);
+  EXPECT_TRUE(test::identical(ConstMatrixView(d_view), want.distances.view())) << label << ", into host views";
+  EXPECT_TRUE(test::identical(ConstMatrixView(i_view), want.indices.view())) << label << ", into host views";
 }
 
 std::string label_of(Metric metric, DType dtype, std::int64_t m, std::int64_t n, std::int64_t k,

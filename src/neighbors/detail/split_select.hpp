@@ -19,6 +19,12 @@ namespace cudist::neighbors::detail {
 KnnResult split_knn(char const* who, std::vector<Resources> const& shards, ConstMatrixView x,
                     ConstMatrixView y, std::int64_t k, Metric metric, KnnOptions const& options);
 
+/// The same, merged straight into `distances` / `indices` in host memory (any row stride): no
+/// trip of the answer through the first shard's device.
+void split_knn(char const* who, std::vector<Resources> const& shards, ConstMatrixView x,
+               ConstMatrixView y, std::int64_t k, Metric metric, KnnOptions const& options,
+               MatrixView distances, MatrixView indices);
+
 /// Whether knn(x, y) over the shards splits the queries (every shard searching all of y for its
 /// rows of x) rather than y: when y is in host memory (each shard uploads what it reads anyway),
 /// each shard holds the whole of it, and the queries are many. A split of y repeats on every shard the per-query work of the search (the
