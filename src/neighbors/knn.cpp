@@ -85,16 +85,13 @@ KnnResult allocate_result(Resources const& res, std::int64_t m, std::int64_t k, 
           Array::allocate(m, k, DType::kInt64, res.device, res.stream)};
 }
 
-/// knn over a device set: validated here, computed by split_knn, or split_self_knn for a
-/// self-join (x is y), whose diagonal the parts do not see as one.
-KnnResult split_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
-                    std::int64_t k, Metric metric, KnnOptions const& options, bool exclude_self) {
+/// self_knn over a device set: validated here, computed by split_self_knn (the parts do not see
+/// the diagonal as one).
+KnnResult split_self_knn(char const* who, Resources const& res, ConstMatrixView x, std::int64_t k,
+                         Metric metric, KnnOptions const& options, bool exclude_self) {
   cudist::detail::expect_split_params(who, metric, options.params);
-  std::vector<Resources> const shards = cudist::detail::split_resources(res, who);
-  if (exclude_self || cudist::detail::same_view(x, y)) {
-    return neighbors::detail::split_self_knn(who, shards, x, k, metric, options, exclude_self);
-  }
-  return neighbors::detail::split_knn(who, shards, x, y, k, metric, options);
+  return neighbors::detail::split_self_knn(who, cudist::detail::split_resources(res, who), x, k,
+                                           metric, options, exclude_self);
 }
 
 /// knn(x, y) over a device set into the caller's views. Outputs in host memory get the answer
@@ -118,12 +115,14 @@ void split_knn_into(char const* who, Resources const& res, ConstMatrixView x, Co
     return;
   }
   KnnResult r;
-  if (queries) {
+  if (self) {
+    r = neighbors::detail::split_self_knn(who, shards, x, k, metric, options, false);
+  } else if (queries) {
     r = allocate_result(Resources(Device::cpu()), x.rows, k, x.dtype);
     neighbors::detail::split_knn_queries(who, shards, x, y, k, metric, options, r.distances.view(),
                                          r.indices.view());
   } else {
-    r = split_knn(who, res, x, y, k, metric, options, false);
+    r = neighbors::detail::split_knn(who, shards, x, y, k, metric, options);
   }
   cudist::detail::ScopedDevice const device_scope(res.device);
   copy(r.distances.view(), distances, res.stream);
@@ -167,7 +166,7 @@ KnnResult self_knn(Resources const& res, ConstMatrixView x, std::int64_t k, Metr
   bool const exclude = self == SelfJoin::kExcludeSelf;
   Batch const batch = neighbors::detail::whole(x, x);
   validate_k(who, k, batch, exclude, options.pad);
-  if (res.is_split()) return split_knn(who, res, x, x, k, metric, options, exclude);
+  if (res.is_split()) return split_self_knn(who, res, x, k, metric, options, exclude);
   KnnResult r = allocate_result(res, x.rows, k, x.dtype);
   run_knn(who, res, x, x, batch, k, metric, r.distances.view(), r.indices.view(), options, true,
           exclude);

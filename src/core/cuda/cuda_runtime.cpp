@@ -30,13 +30,23 @@ int cuda_get_device() {
 
 void ScopedDevice::cuda_restore_device(int index) noexcept { cudaSetDevice(index); }
 
-bool cuda_pointer_is_device(void const* p) {
+namespace {
+
+/// What the runtime knows of the memory at p; pointers it does not know read as pageable host memory.
+cudaPointerAttributes attributes_of(void const* p) {
   cudaPointerAttributes attr{};
   if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
     cudaGetLastError();
-    return false;
+    attr.type = cudaMemoryTypeUnregistered;
   }
-  return attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged;
+  return attr;
+}
+
+}  // namespace
+
+bool cuda_pointer_is_device(void const* p) {
+  cudaMemoryType const type = attributes_of(p).type;
+  return type == cudaMemoryTypeDevice || type == cudaMemoryTypeManaged;
 }
 
 void* cuda_malloc_async(std::size_t bytes, void* stream, char const* who) {
@@ -60,19 +70,6 @@ void* cuda_malloc_async(std::size_t bytes, void* stream, char const* who) {
 void cuda_free_async(void* p, void* stream) noexcept {
   if (p != nullptr) cudaFreeAsync(p, static_cast<cudaStream_t>(stream));
 }
-
-namespace {
-
-cudaPointerAttributes attributes_of(void const* p) {
-  cudaPointerAttributes attr{};
-  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
-    cudaGetLastError();
-    attr.type = cudaMemoryTypeUnregistered;
-  }
-  return attr;
-}
-
-}  // namespace
 
 void cuda_memcpy_2d_async(void* dst, std::size_t dpitch, void const* src, std::size_t spitch,
                           std::size_t width_bytes, std::size_t height, void* stream) {
@@ -127,14 +124,7 @@ void cuda_host_free(void* p) noexcept {
   if (p != nullptr) cudaFreeHost(p);
 }
 
-bool cuda_pointer_is_pinned_host(void const* p) {
-  cudaPointerAttributes attr{};
-  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
-    cudaGetLastError();
-    return false;
-  }
-  return attr.type == cudaMemoryTypeHost;
-}
+bool cuda_pointer_is_pinned_host(void const* p) { return attributes_of(p).type == cudaMemoryTypeHost; }
 
 void* cuda_stream_create() {
   cudaStream_t s = nullptr;

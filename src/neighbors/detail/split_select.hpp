@@ -26,10 +26,11 @@ void split_knn(char const* who, std::vector<Resources> const& shards, ConstMatri
                MatrixView distances, MatrixView indices);
 
 /// Whether knn(x, y) over the shards splits the queries (every shard searching all of y for its
-/// rows of x) rather than y: when y is in host memory (each shard uploads what it reads anyway),
-/// each shard holds the whole of it, and the queries are many. A split of y repeats on every shard the per-query work of the search (the
-/// candidates it sums exactly before its k-th value settles), which measured 37 ms for each half
-/// of a 40000 x 400000 x 128 fp32 search whose whole took 57 ms on one H100.
+/// rows of x) rather than y: when y is in host memory (each shard uploads what it reads anyway)
+/// or the shards' GPUs are peer linked, each shard holds the whole of y, and the queries are many.
+/// A split of y repeats on every shard the per-query work of the search (the candidates it sums
+/// exactly before its k-th value settles), which measured 37 ms for each half of a 40000 x 400000
+/// x 128 fp32 search whose whole took 57 ms on one H100.
 bool splits_queries(std::vector<Resources> const& shards, ConstMatrixView x, ConstMatrixView y,
                     Metric metric);
 
