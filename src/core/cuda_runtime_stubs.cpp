@@ -17,6 +17,7 @@ void cuda_set_device(int) { not_compiled("cuda_set_device"); }
 int cuda_get_device() { return 0; }
 void ScopedDevice::cuda_restore_device(int) noexcept {}
 bool cuda_pointer_is_device(void const*) { return false; }
+int cuda_pointer_device(void const*) { return -1; }
 void* cuda_malloc_async(std::size_t, void*, char const* who) { not_compiled(who); }
 void cuda_free_async(void*, void*) noexcept {}
 void cuda_memcpy_2d_async(void*, std::size_t, void const*, std::size_t, std::size_t, std::size_t,

@@ -96,6 +96,7 @@ bool peer_linked(std::vector<Resources> const& shards) {
 ConstMatrixView readable_on(Resources const& shard, ConstMatrixView v, std::optional<Array>& copy) {
   ConstMatrixView const r = resolved(v);
   if (r.memory != Memory::kDevice || r.empty()) return r;
+  if (shard.device.is_cuda() && cuda_pointer_device(r.data) == shard.device.index) return r;
   copy = Array::copy_of(r, shard.device, shard.stream);
   return copy->view();
 }

@@ -49,6 +49,11 @@ bool cuda_pointer_is_device(void const* p) {
   return type == cudaMemoryTypeDevice || type == cudaMemoryTypeManaged;
 }
 
+int cuda_pointer_device(void const* p) {
+  cudaPointerAttributes const attr = attributes_of(p);
+  return attr.type == cudaMemoryTypeDevice ? attr.device : -1;
+}
+
 void* cuda_malloc_async(std::size_t bytes, void* stream, char const* who) {
   if (bytes == 0) return nullptr;
   void* p = nullptr;
@@ -80,7 +85,12 @@ void cuda_memcpy_2d_async(void* dst, std::size_t dpitch, void const* src, std::s
   if (from.type == cudaMemoryTypeDevice && to.type == cudaMemoryTypeDevice && from.device != to.device) {
     // Between two GPUs, cudaMemcpy2DAsync is refused (cudaErrorInvalidValue: measured on two
     // H100s without peer access, where a device set's parts copy their rows into the output on
-    // the first GPU); the peer form copies pitched rows with or without peer access.
+    // the first GPU); the peer forms copy with or without peer access. Contiguous rows go as one
+    // run of bytes, not as a pitched copy of 400000 rows of 512 bytes (docs/tuning.md, run 36).
+    if ((spitch == width_bytes && dpitch == width_bytes) || height == 1) {
+      CUDIST_CUDA_TRY(cudaMemcpyPeerAsync(dst, to.device, src, from.device, width_bytes * height, s));
+      return;
+    }
     cudaMemcpy3DPeerParms p{};
     p.srcPtr = cudaPitchedPtr{const_cast<void*>(src), spitch, width_bytes, height};
     p.srcDevice = from.device;

@@ -15,6 +15,7 @@ int cuda_runtime_device_count();                     ///< 0 when no driver / GPU
 void cuda_set_device(int index);
 int cuda_get_device();  ///< the calling thread's current device (0 without CUDA)
 bool cuda_pointer_is_device(void const* p);          ///< false for host / unregistered memory
+int cuda_pointer_device(void const* p);              ///< the GPU holding p; -1 for host memory
 void* cuda_malloc_async(std::size_t bytes, void* stream, char const* who);  ///< throws OutOfMemory
 void cuda_free_async(void* p, void* stream) noexcept;
 /// 2-D copy between any memories (cudaMemcpy2DAsync with cudaMemcpyDefault; between two GPUs

@@ -52,7 +52,7 @@ void run_parts(char const* who, std::vector<Resources> const& shards,
 bool peer_linked(std::vector<Resources> const& shards);
 
 /// An input as a part on `shard` may read it: host memory as it is (the part stages what it needs),
-/// device memory copied to the shard's device, since a device pointer may belong to another GPU.
+/// memory on the shard's GPU as it is, memory on another GPU copied to the shard's.
 ConstMatrixView readable_on(Resources const& shard, ConstMatrixView v, std::optional<Array>& copy);
 
 /// A result assembled on the host, moved to where a split call returns it: the first shard's
