@@ -85,8 +85,8 @@ void cuda_memcpy_2d_async(void* dst, std::size_t dpitch, void const* src, std::s
   if (from.type == cudaMemoryTypeDevice && to.type == cudaMemoryTypeDevice && from.device != to.device) {
     // Between two GPUs, cudaMemcpy2DAsync is refused (cudaErrorInvalidValue: measured on two
     // H100s without peer access, where a device set's parts copy their rows into the output on
-    // the first GPU); the peer forms copy with or without peer access. Contiguous rows go as one
-    // run of bytes, not as a pitched copy of 400000 rows of 512 bytes (docs/tuning.md, run 36).
+    // the first GPU); the peer forms copy with or without peer access. Contiguous rows go as one run
+    // of bytes rather than as a pitched copy of many short rows.
     if ((spitch == width_bytes && dpitch == width_bytes) || height == 1) {
       CUDIST_CUDA_TRY(cudaMemcpyPeerAsync(dst, to.device, src, from.device, width_bytes * height, s));
       return;
