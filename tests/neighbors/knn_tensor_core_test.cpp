@@ -138,6 +138,35 @@ TEST(KnnTensorCores, SameAnswersAsTheSimtPath) {
   }
 }
 
+TEST(KnnTensorCores, ChunksPoolingTheirBarsAnswerAsTheSimtPath) {
+  // Few row tiles against a long y: the columns split into up to 32 chunks of several tiles each,
+  // which share their rows' bars while they run (bounded_search_kernel.cuh's share_bars). A bar
+  // from another chunk must leave every key equal to it a candidate: the integer rows tie
+  // everywhere, and y ends with copies of its first rows, so the same keys sit in the first and
+  // the last chunk and only the index decides.
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  if (!res.device.is_cuda()) GTEST_SKIP() << "the pooled bars are the CUDA tensor-core search's";
+  std::int64_t const n = test::reduced_run() ? 20000 : 60000, d = 24;
+  for (Family const& family : families()) {
+    if (std::string(family.name) != "reals" && std::string(family.name) != "integers") continue;
+    for (std::int64_t m : {1, 100, 300}) {
+      test::TestMatrix x = family.make(m, d, 31 + m);
+      test::TestMatrix y = family.make(n, d, 37);
+      auto* yv = static_cast<float*>(y.array.data());
+      std::copy_n(yv, 500 * d, yv + (n - 500) * d);
+      Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+      for (Metric metric : {Metric::kSqEuclidean, Metric::kInnerProduct, Metric::kCosine}) {
+        for (std::int64_t k : {1, 2, 10, 32}) {
+          auto const [tensor, simt] = on_both_paths([&] { return knn(res, xb, yb, k, metric); });
+          EXPECT_TRUE(test::identical(tensor, simt))
+              << family.name << ", " << m << " x " << n << ", k " << k << ", metric " << static_cast<int>(metric);
+        }
+      }
+    }
+  }
+}
+
 TEST(KnnTensorCores, SelfJoinsAndBatchesAsTheSimtPath) {
   CUDIST_REQUIRE_BACKEND();
   Resources const res = test::backend_resources();

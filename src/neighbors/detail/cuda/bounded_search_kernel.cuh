@@ -61,6 +61,7 @@ struct BoundedSearchKernel {
   static constexpr int kTile = Tiles::kTile;
   static constexpr int kNTiles = Tiles::kNTiles;
   static constexpr int kPollTiles = 8;       // column tiles between interrupt polls
+  static constexpr int kShareTiles = 4;      // column tiles between exchanges of the rows' bars
   static constexpr float kInf = __builtin_huge_valf();
   // A lane's q-th smallest upper bound at most (q = ceil(k / 4)): the consumer's largest q.
   static constexpr int kMaxSeedRank = Select::kMaxSeedRank;
@@ -75,6 +76,7 @@ struct BoundedSearchKernel {
     typename Bound::Constants bound;
     typename Select::Params select;
     cudist::detail::cuda::InterruptPoll interrupt;
+    std::uint32_t* row_bars;  // (m): the best bar any chunk of the row has shared, ordered; or null
   };
 
   /// A candidate waiting for its exact key: its column (from y_begin), the lane that found it
@@ -156,7 +158,10 @@ struct BoundedSearchKernel {
 
       std::uint32_t valid[2];
       Tiles::valid_masks(w, col0, row, q, p.exclude_self, valid);
-      if (tiles_done == 0) seed(p, select, xs, ys[buf], col0, valid, x_row, seed_bar);
+      if (tiles_done == 0) {
+        seed(p, select, xs, ys[buf], col0, valid, x_row, seed_bar);
+        share_bars(p, select, local, row, w.tile.row_end, seed_bar);
+      }
 
 #pragma unroll 1
       for (int half = 0; half < 2; ++half) {
@@ -186,6 +191,7 @@ struct BoundedSearchKernel {
         add_candidates(p, select, w, col0, local, s.pending[warp], pending, cand);
       }
       select.end_tile();
+      if (tiles_done % kShareTiles == kShareTiles - 1) share_bars(p, select, local, row, w.tile.row_end, seed_bar);
 
       if (tiles_done % kPollTiles == kPollTiles - 1 && cudist::detail::cuda::block_interrupted(p.interrupt)) {
         mma::wait_async_copies();  // the next tile's copy may be in flight
@@ -204,6 +210,28 @@ struct BoundedSearchKernel {
       while (pending > 0) warp_round(p, select, w, local, s.pending[warp], pending);
     }
     select.finish();
+  }
+
+  /// The chunks of a row tile are adjacent blocks that run side by side, each from a cold bar, and
+  /// the exact sums of that warm-up grow with the number of chunks (run 37: half the queries of
+  /// a 400000-row y, split 21 ways instead of 8, took 76% of the time of all of them). So the
+  /// rows' bars are pooled: each row's own bar goes to p.row_bars (atomicMin of its order) where
+  /// it improves on what the thread has seen, and the best any chunk has shared comes back into
+  /// seed_bar. A chunk's k-th exact key bounds the row's k-th over all of y from above, and the
+  /// candidate test keeps keys equal to the bar, so the answers do not change (a chunk may then
+  /// return fewer than k entries: the merge takes empty ones last).
+  __device__ static void share_bars(Params const& p, Select const& select, int const (&local)[2],
+                                    std::int64_t const (&row)[2], std::int64_t row_end, float (&seed_bar)[2]) {
+    if (p.row_bars == nullptr) return;
+    bool const publisher = threadIdx.x % 4 == 0;  // one lane of the row's quad
+#pragma unroll
+    for (int sl = 0; sl < 2; ++sl) {
+      if (row[sl] >= row_end) continue;
+      std::uint32_t* const shared = p.row_bars + row[sl];
+      float const own = select.bar(sl, local[sl]);
+      if (publisher && own < seed_bar[sl]) atomicMin(shared, Traits::order(own));  // NaN (open): false
+      seed_bar[sl] = fminf(seed_bar[sl], Traits::from_order(__ldcg(shared)));  // never shared: NaN
+    }
   }
 
   /// Sets the candidate bits of the pairs (i, i) in half `half` of the tile at col0.

@@ -37,6 +37,7 @@ struct BoundedSearch {
       p.bound = constants;
       p.select = *select;
       p.interrupt = cudist::detail::cuda::interrupt_poll();
+      p.row_bars = f.row_bars;
       launch_with_smem(fused_select_kernel<K>, f.blocks, K::kThreads, K::smem_bytes(*select, form.x.depth), p, stream);
     });
   }

@@ -21,6 +21,8 @@ struct FusedLaunch {
   WorkGrid grid;
   std::int64_t blocks;  // row tiles x chunks
   void* column_best;    // (n) 64-bit entries, or null
+  std::uint32_t* row_bars = nullptr;  // (m): the rows' bars pooled over their chunks (tensor-core
+                                      // search), all bits set before the launch; or null
 };
 
 /// What the consumers need, in terms that do not depend on the key type; each consumer turns it

@@ -181,7 +181,7 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
   Array partial = device_bytes(static_cast<std::size_t>(p.m() * g.grid.chunks * k) * entry, stream);
   a.partial = partial.data();
   a.chunks = g.grid.chunks;
-  FusedLaunch const f{&p, g.grid, g.blocks, column_best};
+  FusedLaunch f{&p, g.grid, g.blocks, column_best};
   std::vector<Array> keep;  // the rounded rows, freed in stream order after the launch
   std::optional<BoundedForm> form;
   if (bounded) {
@@ -189,6 +189,12 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
       form = bounded_search_form(p, keep, stream);
     } catch (OutOfMemory const&) {  // no room for the float16 copies: the SIMT path needs none
     }
+  }
+  std::optional<Array> row_bars;  // the chunks of a row pool their bars (bounded_search_kernel.cuh)
+  if (form && g.grid.chunks > 1) {
+    row_bars = device_bytes(static_cast<std::size_t>(p.m()) * sizeof(std::uint32_t), stream);
+    CUDIST_CUDA_TRY(cudaMemsetAsync(row_bars->data(), 0xff, row_bars->bytes(), stream));
+    f.row_bars = static_cast<std::uint32_t*>(row_bars->data());
   }
   if (exact_u8) {
     run_exact_u8_l2(f, a, stream);
