@@ -1,5 +1,6 @@
 #include "core/detail/split.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <thread>
@@ -99,6 +100,16 @@ ConstMatrixView readable_on(Resources const& shard, ConstMatrixView v, std::opti
   if (shard.device.is_cuda() && cuda_pointer_device(r.data) == shard.device.index) return r;
   copy = Array::copy_of(r, shard.device, shard.stream);
   return copy->view();
+}
+
+bool writable_by_all(std::vector<Resources> const& shards, MatrixView v) {
+  v = resolved(v);
+  if (v.memory == Memory::kHost) return true;
+  int const owner = cuda_pointer_device(v.data);
+  bool const in_set = std::any_of(shards.begin(), shards.end(), [owner](Resources const& s) {
+    return s.device.is_cuda() && s.device.index == owner;
+  });
+  return in_set && peer_linked(shards);
 }
 
 Array returned_on(Resources const& primary, Array host) {

@@ -299,6 +299,8 @@ void split_knn_queries(char const* who, std::vector<Resources> const& shards, Co
     ConstMatrixView const ys = shared ? shared->take_other_parts(s) : readable_on(shards[s], y, y_copy);
     cudist::knn(shards[s], xs, ys, k, metric, row_slice(distances, parts[s]),
                 row_slice(indices, parts[s]), options);
+    // Outputs on a GPU: the caller's stream may read them once the call returns.
+    if (shards[s].device.is_cuda()) cudist::detail::cuda_stream_synchronize(shards[s].stream);
   });
 }
 

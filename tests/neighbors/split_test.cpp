@@ -199,6 +199,15 @@ TEST(SplitKnn, ManyQueriesSplitTheQueries) {
   neighbors::detail::split_knn_queries("knn", shards, x.array, few.array, 9, Metric::kEuclidean, pad,
                                        d_pad.view(), i_pad.view());
   EXPECT_TRUE(test::identical(KnnResult{std::move(d_pad), std::move(i_pad)}, padded_want)) << "padded";
+  // Outputs in the backend's memory: on a GPU, each shard writes its rows there itself (shards on
+  // one GPU count as peer-linked), and they are complete when the call returns.
+  Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+  Array d_dev = Array::allocate(m, 6, DType::kFloat32, test::backend_device());
+  Array i_dev = Array::allocate(m, 6, DType::kInt64, test::backend_device());
+  neighbors::detail::split_knn_queries("knn", shards, xb, yb, 6, Metric::kEuclidean, {}, d_dev.view(), i_dev.view());
+  KnnResult const on_backend{Array::copy_of(d_dev.view(), Device::cpu()), Array::copy_of(i_dev.view(), Device::cpu())};
+  EXPECT_TRUE(test::identical(on_backend, knn(test::backend_resources(), x.array, y.array, 6, Metric::kEuclidean)))
+      << "outputs in the backend's memory";
   for (Resources& shard : shards) shard.memory_budget = 4096;  // y is ~8 KB, with its copies more
   EXPECT_FALSE(neighbors::detail::splits_queries(shards, x.array, y.array, Metric::kEuclidean));
 }

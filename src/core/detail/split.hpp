@@ -55,6 +55,11 @@ bool peer_linked(std::vector<Resources> const& shards);
 /// memory on the shard's GPU as it is, memory on another GPU copied to the shard's.
 ConstMatrixView readable_on(Resources const& shard, ConstMatrixView v, std::optional<Array>& copy);
 
+/// Whether every shard's part may write its rows of `v` where it lies: host memory, or memory on a
+/// GPU of the set when every pair of them is peer-linked (a part on another GPU writes over the
+/// link).
+bool writable_by_all(std::vector<Resources> const& shards, MatrixView v);
+
 /// A result assembled on the host, moved to where a split call returns it: the first shard's
 /// device (copied there on its stream; the host array as it is for the CPU).
 Array returned_on(Resources const& primary, Array host);

@@ -35,7 +35,8 @@ bool splits_queries(std::vector<Resources> const& shards, ConstMatrixView x, Con
                     Metric metric);
 
 /// knn(x, y) with x's rows split over the shards, each shard writing its rows of the answer into
-/// `distances` / `indices` (host memory): the single-device answer row for row, with no merge.
+/// `distances` / `indices` (host memory, or a GPU every shard can write: writable_by_all): the
+/// single-device answer row for row, with no merge.
 /// Validated arguments. @note Synchronizes every shard.
 void split_knn_queries(char const* who, std::vector<Resources> const& shards, ConstMatrixView x,
                        ConstMatrixView y, std::int64_t k, Metric metric, KnnOptions const& options,
