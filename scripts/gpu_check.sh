@@ -160,7 +160,9 @@ if want multigpu; then
       > "$OUT/ctest_multigpu.log" 2>&1
   rc=$?; note "multigpu ctest exit $rc: $(grep -E 'tests passed|tests failed' "$OUT/ctest_multigpu.log")"
   [ $rc -eq 0 ] || status=1
-  python3 -m pip install -q --no-build-isolation --no-deps --target /tmp/cudist-py \
+  # --upgrade: into an existing --target, pip leaves the package there as it was (a warm machine
+  # ran the previous tree's build that way, run 40).
+  python3 -m pip install -q --upgrade --no-build-isolation --no-deps --target /tmp/cudist-py \
       -C build-dir=/tmp/cudist-py-build -C cmake.define.CUDIST_CUDA_ARCHITECTURES=90 . \
       > "$OUT/multigpu_python.log" 2>&1 &&
     PYTHONPATH=/tmp/cudist-py python3 -m pytest -v -rs python/tests/test_device_sets.py \
@@ -173,7 +175,7 @@ if want multigpu; then
   # Issue 14's Dask figure: one worker per GPU against the in-process multi-GPU call on the same
   # job. The machine has no network: dask travels as wheels in .whl/ (carry it).
   if ls .whl/*.whl > /dev/null 2>&1; then
-    python3 -m pip install -q --no-index --no-deps --target /tmp/dask-site .whl/*.whl >> "$OUT/multigpu_python.log" 2>&1
+    python3 -m pip install -q --upgrade --no-index --no-deps --target /tmp/dask-site .whl/*.whl >> "$OUT/multigpu_python.log" 2>&1
     PYTHONPATH=/tmp/cudist-py:/tmp/dask-site python3 bench/dask_knn.py --in-process-device cuda:all \
         > "$OUT/dask-knn-multi-gpu.json" 2>> "$OUT/multigpu_python.log"
     rc=$?; note "multigpu dask exit $rc: $(grep -E '"dask_over_in_process"' "$OUT/dask-knn-multi-gpu.json" | tr -d '\n ')"
