@@ -167,6 +167,28 @@ TEST(KnnTensorCores, ChunksPoolingTheirBarsAnswerAsTheSimtPath) {
   }
 }
 
+TEST(KnnTensorCores, SeededSelfJoinsAnswerAsTheSimtPath) {
+  // A self-join long enough for the rows' bars to start from a search of the first rows
+  // (bounded_search.hpp's seed_row_bars: y of at least 8192 rows): the first rows' own (i, i)
+  // pairs, at key 0 or left out, are in that search too, and duplicate rows tie everywhere.
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  if (!res.device.is_cuda()) GTEST_SKIP() << "the seeded bars are the CUDA tensor-core search's";
+  std::int64_t const m = test::reduced_run() ? 9000 : 20000;
+  test::TestMatrix x = test::random_integers(m, 12, DType::kFloat32, -2, 2, 41);
+  Array const xb = test::to_backend(x.array);
+  for (Metric metric : {Metric::kSqEuclidean, Metric::kCosine}) {
+    for (SelfJoin self : {SelfJoin::kIncludeSelf, SelfJoin::kExcludeSelf}) {
+      for (std::int64_t k : {3, 10}) {
+        auto const [tensor, simt] = on_both_paths([&] { return self_knn(res, xb, k, metric, self); });
+        EXPECT_TRUE(test::identical(tensor, simt))
+            << m << " rows, k " << k << ", metric " << static_cast<int>(metric)
+            << (self == SelfJoin::kExcludeSelf ? ", self excluded" : "");
+      }
+    }
+  }
+}
+
 TEST(KnnTensorCores, SelfJoinsAndBatchesAsTheSimtPath) {
   CUDIST_REQUIRE_BACKEND();
   Resources const res = test::backend_resources();
