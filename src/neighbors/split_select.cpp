@@ -286,7 +286,7 @@ void split_knn_queries(char const* who, std::vector<Resources> const& shards, Co
   std::vector<RowRange> const parts = split_rows(x.rows, shards.size());
   // Where the GPUs reach each other's memory, every GPU uploads a part of y and takes the rest from
   // its peers, instead of each uploading all of it: on the 2-GPU machines here the GPUs' link
-  // carried an NCCL all-reduce at 329 GB/s, the host's uploads ~15 GB/s.
+  // carried an NCCL all-reduce at 329 GB/s, the host's page-locked uploads ~50 GB/s (run 36).
   std::optional<SharedUpload> shared;
   if (shards.size() > 1 && cudist::detail::resolve_memory(y.data, y.memory) == Memory::kHost &&
       cudist::detail::peer_linked(shards)) {

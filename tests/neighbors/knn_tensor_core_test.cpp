@@ -169,7 +169,7 @@ TEST(KnnTensorCores, ChunksPoolingTheirBarsAnswerAsTheSimtPath) {
 
 TEST(KnnTensorCores, SeededSelfJoinsAnswerAsTheSimtPath) {
   // A self-join long enough for the rows' bars to start from a search of the first rows
-  // (bounded_search.hpp's seed_row_bars: y of at least 8192 rows): the first rows' own (i, i)
+  // (bounded_search.hpp's pooled_row_bars: y of at least 8192 rows): the first rows' own (i, i)
   // pairs, at key 0 or left out, are in that search too, and duplicate rows tie everywhere.
   CUDIST_REQUIRE_BACKEND();
   Resources const res = test::backend_resources();

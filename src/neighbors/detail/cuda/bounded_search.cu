@@ -64,11 +64,13 @@ BoundedForm bounded_search_form(SelectProblem const& p, std::vector<Array>& keep
   return form;
 }
 
-void seed_row_bars(BoundedForm const& form, FusedLaunch const& f, std::int64_t k, cudaStream_t stream) {
+Array pooled_row_bars(BoundedForm const& form, FusedLaunch const& f, std::int64_t k, cudaStream_t stream) {
   constexpr std::int64_t kRows = WorkGrid::kTileRows;
   SelectProblem const& p = *f.problem;
+  Array bars = device_bytes(static_cast<std::size_t>(p.m()) * sizeof(std::uint32_t), stream);
+  CUDIST_CUDA_TRY(cudaMemsetAsync(bars.data(), 0xff, bars.bytes(), stream));
   std::int64_t const sample = std::min(kBarSampleRows, p.n() / 8) / kRows * kRows;
-  if (f.row_bars == nullptr || k <= 2 || p.problems() != 1 || sample < 8 * kRows) return;
+  if (k <= 2 || p.problems() != 1 || sample < 8 * kRows) return bars;
   FusedLaunch first = f;  // one chunk per row tile, y's first `sample` rows
   first.grid.single.y_end = first.grid.single.y_begin + sample;
   first.grid.chunks = 1;
@@ -81,8 +83,9 @@ void seed_row_bars(BoundedForm const& form, FusedLaunch const& f, std::int64_t k
   run_bounded_search(form, first, a, stream);
   launch<KthEntryToBarKernel>(p.m(), KthEntryToBarKernel::kThreads,
                               {static_cast<KeyTraits<float>::Entry const*>(entries.data()), p.m(),
-                               static_cast<int>(k), f.row_bars},
+                               static_cast<int>(k), static_cast<std::uint32_t*>(bars.data())},
                               stream);
+  return bars;
 }
 
 void run_bounded_search(BoundedForm const& form, FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {

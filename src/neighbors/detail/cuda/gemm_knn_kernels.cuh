@@ -293,18 +293,22 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
     }
   }
 
+  /// Product t of a step's loaded bfloat16 values, as a float.
+  __device__ static float product(Packed const& q, int t) {
+    unsigned const word = t < 2 ? q.x : t < 4 ? q.y : t < 6 ? q.z : q.w;
+    return __uint_as_float(t % 2 == 0 ? word << 16 : word & 0xffff0000u);
+  }
+
   /// The smallest lo of a lane's step of columns c .. c + 7, NaN where any is NaN: no column of the
   /// step can be a candidate when it exceeds tau. Each lo as candidates() computes it.
   __device__ static float smallest_lo(GemmRowBound const& bound, float const* terms, Packed const& q, int c, bool vec,
                                       int cols) {
     float term[kColumns];
     load_terms(terms, c, cols, vec, term);
-    unsigned const words[4] = {q.x, q.y, q.z, q.w};
     float smallest = __int_as_float(0x7f800000);
 #pragma unroll
     for (int t = 0; t < kColumns; ++t) {
-      float const value = __uint_as_float(t % 2 == 0 ? words[t / 2] << 16 : words[t / 2] & 0xffff0000u);
-      smallest = min_or_nan(smallest, bound.lo(kCosine, value, term[t]));
+      smallest = min_or_nan(smallest, bound.lo(kCosine, product(q, t), term[t]));
     }
     return smallest;
   }
@@ -328,12 +332,10 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
     GemmKnnState const& s = p.s;
     float term[kColumns];
     load_terms(terms, c, p.cols, vec, term);
-    unsigned const words[4] = {q.x, q.y, q.z, q.w};
     unsigned bits = 0;
 #pragma unroll
     for (int t = 0; t < kColumns; ++t) {
-      float const value = __uint_as_float(t % 2 == 0 ? words[t / 2] << 16 : words[t / 2] & 0xffff0000u);
-      lo[t] = bound.lo(kCosine, value, term[t]);
+      lo[t] = bound.lo(kCosine, product(q, t), term[t]);
       bits |= static_cast<unsigned>(!(lo[t] > tau)) << t;  // NaN lo: a row the bound does not cover
     }
     if (c + kColumns > p.cols) bits &= (1u << (p.cols - c)) - 1;

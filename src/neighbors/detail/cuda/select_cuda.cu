@@ -192,10 +192,8 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
   }
   std::optional<Array> row_bars;  // the chunks of a row pool their bars (bounded_search_kernel.cuh)
   if (form && g.grid.chunks > 1) {
-    row_bars = device_bytes(static_cast<std::size_t>(p.m()) * sizeof(std::uint32_t), stream);
-    CUDIST_CUDA_TRY(cudaMemsetAsync(row_bars->data(), 0xff, row_bars->bytes(), stream));
+    row_bars = pooled_row_bars(*form, f, k, stream);
     f.row_bars = static_cast<std::uint32_t*>(row_bars->data());
-    seed_row_bars(*form, f, k, stream);
   }
   if (exact_u8) {
     run_exact_u8_l2(f, a, stream);
