@@ -167,13 +167,13 @@ TEST(KnnTensorCores, ChunksPoolingTheirBarsAnswerAsTheSimtPath) {
   }
 }
 
-TEST(KnnTensorCores, SeededSelfJoinsAnswerAsTheSimtPath) {
-  // A self-join long enough for the rows' bars to start from a search of the first rows
-  // (bounded_search.hpp's pooled_row_bars: y of at least 8192 rows): the first rows' own (i, i)
-  // pairs, at key 0 or left out, are in that search too, and duplicate rows tie everywhere.
+TEST(KnnTensorCores, LongSelfJoinsPoolingTheirBarsAnswerAsTheSimtPath) {
+  // A self-join of many chunks per row tile, run chunk 0 of every row tile first: the bars the
+  // first chunks pool come from rows' own (i, i) pairs (key 0, or left out) as well as others,
+  // and duplicate rows tie everywhere.
   CUDIST_REQUIRE_BACKEND();
   Resources const res = test::backend_resources();
-  if (!res.device.is_cuda()) GTEST_SKIP() << "the seeded bars are the CUDA tensor-core search's";
+  if (!res.device.is_cuda()) GTEST_SKIP() << "the pooled bars are the CUDA tensor-core search's";
   std::int64_t const m = test::reduced_run() ? 9000 : 20000;
   test::TestMatrix x = test::random_integers(m, 12, DType::kFloat32, -2, 2, 41);
   Array const xb = test::to_backend(x.array);

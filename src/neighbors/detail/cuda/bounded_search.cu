@@ -1,37 +1,14 @@
 // Which problems the tensor-core candidate search takes, and its op's kernels (bounded_search.hpp).
 #include "neighbors/detail/cuda/bounded_search.hpp"
 
-#include <algorithm>
-
 #include "core/cuda/device_features.hpp"
 #include "core/detail/validate_view.hpp"
 #include "distance/detail/ops.hpp"
-#include "neighbors/detail/cuda/launch.cuh"
-#include "neighbors/detail/cuda/workspace.cuh"
-#include "neighbors/detail/keys.hpp"
 
 namespace cudist::neighbors::detail::cuda {
 namespace {
 
 bool is_dot(SelectProblem const& p) { return p.pairwise.op.kind == cudist::detail::OpKind::kDot; }
-
-/// Each row's k-th entry of the sample's search as its bar word: an entry's high half is its
-/// key's order (KeyTraits<float>); a row with fewer than k entries keeps its word.
-struct KthEntryToBarKernel {
-  static constexpr int kThreads = 256;
-  struct Params {
-    KeyTraits<float>::Entry const* entries;  // (m, k), nearest first
-    std::int64_t m;
-    int k;
-    std::uint32_t* bars;  // (m)
-  };
-  __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
-    std::int64_t const r = block * kThreads + tid;
-    if (r >= p.m) return;
-    KeyTraits<float>::Entry const e = p.entries[r * p.k + p.k - 1];
-    if (e != KeyTraits<float>::empty()) p.bars[r] = static_cast<std::uint32_t>(e >> 32);
-  }
-};
 
 }  // namespace
 
@@ -62,30 +39,6 @@ BoundedForm bounded_search_form(SelectProblem const& p, std::vector<Array>& keep
   bool const self = cudist::detail::same_view(p.pairwise.x, p.pairwise.y);
   form.y = self ? form.x : round_rows(p.pairwise.y, p.n() + kPad, form.bound, terms, keep, stream);
   return form;
-}
-
-Array pooled_row_bars(BoundedForm const& form, FusedLaunch const& f, std::int64_t k, cudaStream_t stream) {
-  constexpr std::int64_t kRows = WorkGrid::kTileRows;
-  SelectProblem const& p = *f.problem;
-  Array bars = device_bytes(static_cast<std::size_t>(p.m()) * sizeof(std::uint32_t), stream);
-  CUDIST_CUDA_TRY(cudaMemsetAsync(bars.data(), 0xff, bars.bytes(), stream));
-  std::int64_t const sample = std::min(kBarSampleRows, p.n() / 8) / kRows * kRows;
-  if (k <= 2 || p.problems() != 1 || sample < 8 * kRows) return bars;
-  FusedLaunch first = f;  // one chunk per row tile, y's first `sample` rows
-  first.grid.single.y_end = first.grid.single.y_begin + sample;
-  first.grid.chunks = 1;
-  first.blocks = (p.m() + kRows - 1) / kRows;
-  first.row_bars = nullptr;
-  SelectArgs a = nearest_args(k);
-  Array entries = device_bytes(static_cast<std::size_t>(p.m() * k) * sizeof(KeyTraits<float>::Entry), stream);
-  a.partial = entries.data();
-  a.chunks = 1;
-  run_bounded_search(form, first, a, stream);
-  launch<KthEntryToBarKernel>(p.m(), KthEntryToBarKernel::kThreads,
-                              {static_cast<KeyTraits<float>::Entry const*>(entries.data()), p.m(),
-                               static_cast<int>(k), static_cast<std::uint32_t*>(bars.data())},
-                              stream);
-  return bars;
 }
 
 void run_bounded_search(BoundedForm const& form, FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {

@@ -43,17 +43,6 @@ BoundedForm bounded_search_form(SelectProblem const& p, std::vector<Array>& keep
 /// kernel leaves them for the merge.
 void run_bounded_search(BoundedForm const& form, FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream);
 
-/// Rows of y that pooled_row_bars searches first, at most.
-constexpr std::int64_t kBarSampleRows = 16384;
-
-/// The words through which the chunks of f's rows pool their bars (FusedLaunch::row_bars,
-/// bounded_search_kernel.cuh's share_bars), in stream order: one per row of x, each holding the
-/// row's k-th exact key over the first rows of y (at most kBarSampleRows, an eighth of y) from the
-/// same search on those rows alone, so that no chunk of the whole search starts cold; all bits
-/// set (no bar) for k <= 2 (the best-two bars settle within a tile), batches, or a y too short for
-/// the sample to be a small part of the work.
-Array pooled_row_bars(BoundedForm const& form, FusedLaunch const& f, std::int64_t k, cudaStream_t stream);
-
 // Per op, for the above (inst/bounded_l2.cu, inst/bounded_dot.cu): a block's shared memory for k
 // entries on rows of `depth` float16 values, whether its kernel runs on this device, the launch.
 std::size_t bounded_l2_smem(std::int64_t k, int depth);

@@ -219,8 +219,9 @@ struct BoundedSearchKernel {
   /// it improves on what the thread has seen, and the best any chunk has shared comes back into
   /// seed_bar. A chunk's k-th exact key bounds the row's k-th over all of y from above, and the
   /// candidate test keeps keys equal to the bar, so the answers do not change (a chunk may then
-  /// return fewer than k entries: the merge takes empty ones last). For k > 2 the words start from
-  /// a search of y's first rows (bounded_search.hpp's pooled_row_bars), so no chunk starts cold.
+  /// return fewer than k entries: the merge takes empty ones last). The grid runs chunk 0 of every
+  /// row tile first (WorkGrid::chunks_outer), so a row's later chunks start from a bar that a whole
+  /// chunk has narrowed.
   __device__ static void share_bars(Params const& p, Select const& select, int const (&local)[2],
                                     std::int64_t const (&row)[2], std::int64_t row_end, float (&seed_bar)[2]) {
     if (p.row_bars == nullptr) return;

@@ -22,7 +22,7 @@ struct FusedLaunch {
   std::int64_t blocks;  // row tiles x chunks
   void* column_best;    // (n) 64-bit entries, or null
   std::uint32_t* row_bars = nullptr;  // (m): the rows' bars pooled over their chunks (tensor-core
-                                      // search): pooled_row_bars; or null
+                                      // search), all bits set before the search; or null
 };
 
 /// What the consumers need, in terms that do not depend on the key type; each consumer turns it

@@ -97,6 +97,7 @@ GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, cudaStream_t 
       if (batch) tiles.insert(tiles.end(), {r, xe, xb, yb, ye});
     }
   }
+  g.grid.row_tiles = row_tiles;
   g.grid.chunks = choose_chunks(row_tiles, col_tiles, slots);
   g.blocks = row_tiles * g.grid.chunks;
   CUDIST_EXPECTS(g.blocks <= std::numeric_limits<int>::max(), "neighbours: " << row_tiles << " row tiles are beyond one launch");
@@ -192,8 +193,10 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
   }
   std::optional<Array> row_bars;  // the chunks of a row pool their bars (bounded_search_kernel.cuh)
   if (form && g.grid.chunks > 1) {
-    row_bars = pooled_row_bars(*form, f, k, stream);
+    row_bars = device_bytes(static_cast<std::size_t>(p.m()) * sizeof(std::uint32_t), stream);
+    CUDIST_CUDA_TRY(cudaMemsetAsync(row_bars->data(), 0xff, row_bars->bytes(), stream));  // no bar yet
     f.row_bars = static_cast<std::uint32_t*>(row_bars->data());
+    f.grid.chunks_outer = true;
   }
   if (exact_u8) {
     run_exact_u8_l2(f, a, stream);

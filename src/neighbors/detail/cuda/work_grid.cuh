@@ -45,12 +45,18 @@ struct WorkGrid {
   static constexpr int kTileRows = WorkItem::kTileRows;
   RowTile single;       // the whole problem when tiles is null: row0 is 0, advanced per tile
   RowTile const* tiles; // batch: one entry per row tile (device memory)
-  int chunks;           // column chunks per row tile; block b works on tile b / chunks
+  std::int64_t row_tiles;
+  int chunks;           // column chunks per row tile
+  /// Block order. false: the chunks of a row tile are adjacent blocks. true: blocks take chunk 0 of
+  /// every row tile, then chunk 1, and so on, so that where the chunks of a row pool their bars
+  /// (the tensor-core search: bounded_search_kernel.cuh's share_bars) only the blocks a GPU runs
+  /// first start a row cold and the later chunks find its bar narrowed by a whole chunk.
+  bool chunks_outer;
 
   __device__ WorkItem item(std::int64_t block) const {
-    std::int64_t const t = block / chunks;
+    std::int64_t const t = chunks_outer ? block % row_tiles : block / chunks;
     WorkItem w;
-    w.chunk = static_cast<int>(block % chunks);
+    w.chunk = static_cast<int>(chunks_outer ? block / row_tiles : block % chunks);
     if (tiles != nullptr) {
       w.tile = tiles[t];
     } else {
