@@ -84,7 +84,7 @@ void launch_for_op(PairwiseProblem const& pr, Op const& op, cudaStream_t stream)
     if constexpr (std::is_same_v<typename Op::Compute, float>) {
       std::int64_t const window_rows = pr.window_end() - pr.row_begin;
       std::int64_t const large_tiles = ((window_rows + 127) / 128) * ((pr.y.rows + 127) / 128);
-      if (large_tiles < kSmallProblemTiles) return launch_tiles<Op, Elem, TileShape::kSmall>(pr, op, stream);
+      if (large_tiles < kSmallProblemTiles) return launch_tiles<Op, Elem, TileShape::kSmallLaneWise>(pr, op, stream);
       if (pr.x.cols <= kShallowMaxCols) return launch_tiles<Op, Elem, TileShape::kShallow>(pr, op, stream);
     }
     launch_tiles<Op, Elem, TileShape::kLarge>(pr, op, stream);
