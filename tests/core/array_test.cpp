@@ -30,7 +30,8 @@ TEST(Array, LargeHostCopiesArriveWhole) {
   // Beyond the size at which a GPU upload goes through page-locked stages (4 MiB, stages of
   // 8 MiB): several stages, a last one partly filled, rows of an odd width, and a source that is
   // contiguous (pieces of bytes) or strided (row by row). Every value distinct, so a stage
-  // copied twice, skipped or shifted shows.
+  // copied twice, skipped or shifted shows. The way back (downloads, staged from 1 MiB) is checked
+  // by LargeDownloadsArriveWhole.
   std::int64_t const rows = 6007, cols = 997, stride = 1003;
   std::vector<std::int32_t> src(static_cast<std::size_t>(rows * stride));
   for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::int32_t>(i * 2654435761u);
@@ -44,6 +45,31 @@ TEST(Array, LargeHostCopiesArriveWhole) {
       for (std::int64_t j = 0; j < cols; ++j) wrong += back[i * cols + j] != src[i * source_stride + j];
     }
     EXPECT_EQ(wrong, 0) << "source stride " << source_stride;
+  }
+}
+
+TEST(Array, LargeDownloadsArriveWhole) {
+  CUDIST_REQUIRE_BACKEND();
+  // Device (or CPU backend) rows back to pageable host memory, where a GPU download goes through
+  // page-locked stages (from 1 MiB, stages of 8 MiB): a 1.5 MiB answer (one stage, partly
+  // filled) and 24 MB (several stages in turn, the last one partial), into contiguous rows (pieces
+  // of bytes) or strided ones (row by row), which must keep what lies between the rows.
+  std::int64_t const cols = 997, stride = 1003;
+  for (std::int64_t rows : {std::int64_t{397}, std::int64_t{6007}}) {
+    std::vector<std::int32_t> src(static_cast<std::size_t>(rows * cols));
+    for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::int32_t>(i * 2654435761u);
+    Array const on_backend = Array::copy_of(view(src.data(), rows, cols), test::backend_device());
+    for (std::int64_t dest_stride : {cols, stride}) {
+      std::vector<std::int32_t> back(static_cast<std::size_t>(rows * dest_stride), -1);
+      copy(on_backend.view(), view(back.data(), rows, cols, dest_stride));
+      std::int64_t wrong = 0, overwritten = 0;
+      for (std::int64_t i = 0; i < rows; ++i) {
+        for (std::int64_t j = 0; j < cols; ++j) wrong += back[i * dest_stride + j] != src[i * cols + j];
+        for (std::int64_t j = cols; j < dest_stride; ++j) overwritten += back[i * dest_stride + j] != -1;
+      }
+      EXPECT_EQ(wrong, 0) << rows << " rows, destination stride " << dest_stride;
+      EXPECT_EQ(overwritten, 0) << rows << " rows, destination stride " << dest_stride;
+    }
   }
 }
 

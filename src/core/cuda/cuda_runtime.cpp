@@ -5,7 +5,7 @@
 #include "core/detail/expects.hpp"
 #include "core/detail/interrupt_check.hpp"
 #include "core/cuda/check.hpp"
-#include "core/cuda/pinned_upload.hpp"
+#include "core/cuda/pinned_stages.hpp"
 
 namespace cudist::detail {
 
@@ -103,6 +103,11 @@ void cuda_memcpy_2d_async(void* dst, std::size_t dpitch, void const* src, std::s
   if (from.type == cudaMemoryTypeUnregistered && to.type == cudaMemoryTypeDevice &&
       width_bytes * height >= cuda::kPinnedUploadBytes &&
       cuda::upload_through_pinned_stages(dst, dpitch, src, spitch, width_bytes, height, s)) {
+    return;
+  }
+  if (from.type == cudaMemoryTypeDevice && to.type == cudaMemoryTypeUnregistered &&
+      width_bytes * height >= cuda::kPinnedDownloadBytes &&
+      cuda::download_through_pinned_stages(dst, dpitch, src, spitch, width_bytes, height, s)) {
     return;
   }
   CUDIST_CUDA_TRY(cudaMemcpy2DAsync(dst, dpitch, src, spitch, width_bytes, height, cudaMemcpyDefault, s));

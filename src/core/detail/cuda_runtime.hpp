@@ -19,7 +19,8 @@ int cuda_pointer_device(void const* p);              ///< the GPU holding p; -1 
 void* cuda_malloc_async(std::size_t bytes, void* stream, char const* who);  ///< throws OutOfMemory
 void cuda_free_async(void* p, void* stream) noexcept;
 /// 2-D copy between any memories (cudaMemcpy2DAsync with cudaMemcpyDefault; between two GPUs
-/// the peer copy; from pageable host memory through page-locked stages, returning once done).
+/// the peer copy; to or from pageable host memory through page-locked stages, returning once
+/// done).
 void cuda_memcpy_2d_async(void* dst, std::size_t dpitch, void const* src, std::size_t spitch,
                           std::size_t width_bytes, std::size_t height, void* stream);
 void cuda_stream_synchronize(void* stream);

@@ -1,6 +1,7 @@
-#include "core/cuda/pinned_upload.hpp"
+#include "core/cuda/pinned_stages.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -11,12 +12,12 @@ namespace cudist::detail::cuda {
 namespace {
 
 constexpr std::size_t kStageBytes = std::size_t{8} << 20;
-constexpr int kStages = 4;        // per upload: one filling, the others queued or in the copy engine
-constexpr int kFillThreads = 8;   // host threads filling a stage (a memcpy: memory bound)
-constexpr std::size_t kFillPiece = std::size_t{1} << 20;  // contiguous bytes per thread and step
+constexpr int kStages = 4;         // per copy: one on the host side, the others queued or in the copy engine
+constexpr int kHostThreads = 8;    // host threads filling or draining a stage (a memcpy: memory bound)
+constexpr std::size_t kPiece = std::size_t{256} << 10;  // contiguous bytes per thread and step
 
-/// Page-locked stages kept for the process. Each upload takes its own, so that device sets'
-/// concurrent uploads (a thread per GPU) never share one. Portable: any GPU may read them.
+/// Page-locked stages kept for the process. Each copy takes its own, so that device sets'
+/// concurrent copies (a thread per GPU) never share one. Portable: any GPU may use them.
 class StagePool {
  public:
   void* take() {
@@ -51,9 +52,10 @@ StagePool& stage_pool() {
   return *pool;
 }
 
-/// One upload's stages, each with the event that tells when the copy engine is done reading it.
-/// The destructor waits for those copies before the stages go back to the pool, so that an
-/// exception halfway never hands a stage still being read to another upload.
+/// One copy's stages, each with the event that tells when the copy engine is done with it (done
+/// reading it for an upload, writing it for a download). The destructor waits for those copies
+/// before the stages go back to the pool, so that an exception halfway never hands a stage the
+/// copy engine still uses to another copy.
 class Stages {
  public:
   explicit Stages(int wanted) {
@@ -83,7 +85,7 @@ class Stages {
 
   int count() const { return static_cast<int>(stages_.size()); }
 
-  /// Stage i, once the copy engine has finished reading it.
+  /// Stage i, once the copy engine is done with it.
   char* ready(int i) {
     Stage& s = stages_[i];
     if (s.recorded) CUDIST_CUDA_TRY(cudaEventSynchronize(s.event));
@@ -105,22 +107,25 @@ class Stages {
   std::vector<Stage> stages_;
 };
 
-/// Rows [0, rows) of `src` (spitch apart) packed into `to`, by several threads.
-void fill(char* to, char const* src, std::size_t spitch, std::size_t width, std::size_t rows) {
-  if (spitch == width) {
+/// Rows [0, rows) of `width` bytes from `from` (rows `fpitch` apart) to `to` (rows `tpitch`
+/// apart), by several threads.
+void copy_rows(char* to, std::size_t tpitch, char const* from, std::size_t fpitch, std::size_t width,
+               std::size_t rows) {
+  if (fpitch == width && tpitch == width) {
     // Contiguous: equal pieces of bytes, whatever the rows' width.
     std::size_t const bytes = width * rows;
-    auto const pieces = static_cast<std::int64_t>((bytes + kFillPiece - 1) / kFillPiece);
-#pragma omp parallel for num_threads(kFillThreads) schedule(static)
+    auto const pieces = static_cast<std::int64_t>((bytes + kPiece - 1) / kPiece);
+#pragma omp parallel for num_threads(kHostThreads) schedule(static)
     for (std::int64_t p = 0; p < pieces; ++p) {
-      std::size_t const begin = static_cast<std::size_t>(p) * kFillPiece;
-      std::memcpy(to + begin, src + begin, std::min(kFillPiece, bytes - begin));
+      std::size_t const begin = static_cast<std::size_t>(p) * kPiece;
+      std::memcpy(to + begin, from + begin, std::min(kPiece, bytes - begin));
     }
     return;
   }
-#pragma omp parallel for num_threads(kFillThreads) schedule(static)
+#pragma omp parallel for num_threads(kHostThreads) schedule(static)
   for (std::int64_t r = 0; r < static_cast<std::int64_t>(rows); ++r) {
-    std::memcpy(to + static_cast<std::size_t>(r) * width, src + static_cast<std::size_t>(r) * spitch, width);
+    auto const i = static_cast<std::size_t>(r);
+    std::memcpy(to + i * tpitch, from + i * fpitch, width);
   }
 }
 
@@ -141,12 +146,41 @@ bool upload_through_pinned_stages(void* dst, std::size_t dpitch, void const* src
     std::size_t const r0 = step * rows_per_stage;
     std::size_t const rows = std::min(rows_per_stage, height - r0);
     char* const stage = stages.ready(s);
-    fill(stage, from + r0 * spitch, spitch, width_bytes, rows);
+    copy_rows(stage, width_bytes, from + r0 * spitch, spitch, width_bytes, rows);
     CUDIST_CUDA_TRY(cudaMemcpy2DAsync(to + r0 * dpitch, dpitch, stage, width_bytes, width_bytes, rows,
                                       cudaMemcpyHostToDevice, stream));
     stages.record(s, stream);
   }
   return true;  // ~Stages waits for the last copies
+}
+
+bool download_through_pinned_stages(void* dst, std::size_t dpitch, void const* src,
+                                    std::size_t spitch, std::size_t width_bytes, std::size_t height,
+                                    cudaStream_t stream) {
+  std::size_t const rows_per_stage = kStageBytes / width_bytes;
+  if (rows_per_stage == 0) return false;
+  std::size_t const steps = (height + rows_per_stage - 1) / rows_per_stage;
+  Stages stages(static_cast<int>(std::min<std::size_t>(kStages, steps)));
+  if (stages.count() == 0) return false;
+  auto* const to = static_cast<char*>(dst);
+  auto const* const from = static_cast<char const*>(src);
+  auto const count = static_cast<std::size_t>(stages.count());
+  auto const rows_at = [&](std::size_t step) { return std::min(rows_per_stage, height - step * rows_per_stage); };
+  // The copy engine fills stage step % count; the host drains it, then hands it the step `count` on.
+  auto const enqueue = [&](std::size_t step) {
+    int const s = static_cast<int>(step % count);
+    std::size_t const r0 = step * rows_per_stage;
+    CUDIST_CUDA_TRY(cudaMemcpy2DAsync(stages.ready(s), width_bytes, from + r0 * spitch, spitch, width_bytes,
+                                      rows_at(step), cudaMemcpyDeviceToHost, stream));
+    stages.record(s, stream);
+  };
+  for (std::size_t step = 0; step < count; ++step) enqueue(step);
+  for (std::size_t step = 0; step < steps; ++step) {
+    char const* const stage = stages.ready(static_cast<int>(step % count));
+    copy_rows(to + step * rows_per_stage * dpitch, dpitch, stage, width_bytes, width_bytes, rows_at(step));
+    if (step + count < steps) enqueue(step + count);
+  }
+  return true;
 }
 
 }  // namespace cudist::detail::cuda
