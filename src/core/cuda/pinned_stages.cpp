@@ -129,27 +129,41 @@ void copy_rows(char* to, std::size_t tpitch, char const* from, std::size_t fpitc
   }
 }
 
+/// A copy of `height` rows of `width_bytes` in steps of as many rows as a stage holds, and the
+/// stages it takes turns with (none where a row is wider than a stage or none can be had).
+struct StagedCopy {
+  StagedCopy(std::size_t width_bytes, std::size_t height)
+      : per_stage(kStageBytes / width_bytes),
+        height(height),
+        steps(per_stage == 0 ? 0 : (height + per_stage - 1) / per_stage),
+        stages(static_cast<int>(std::min<std::size_t>(kStages, steps))) {}
+
+  bool usable() const { return stages.count() > 0; }
+  std::size_t count() const { return static_cast<std::size_t>(stages.count()); }
+  int stage_of(std::size_t step) const { return static_cast<int>(step % count()); }
+  std::size_t first_row(std::size_t step) const { return step * per_stage; }
+  std::size_t rows(std::size_t step) const { return std::min(per_stage, height - first_row(step)); }
+
+  std::size_t per_stage, height, steps;
+  Stages stages;
+};
+
 }  // namespace
 
 bool upload_through_pinned_stages(void* dst, std::size_t dpitch, void const* src,
                                   std::size_t spitch, std::size_t width_bytes, std::size_t height,
                                   cudaStream_t stream) {
-  std::size_t const rows_per_stage = kStageBytes / width_bytes;
-  if (rows_per_stage == 0) return false;
-  std::size_t const steps = (height + rows_per_stage - 1) / rows_per_stage;
-  Stages stages(static_cast<int>(std::min<std::size_t>(kStages, steps)));
-  if (stages.count() == 0) return false;
+  StagedCopy c(width_bytes, height);
+  if (!c.usable()) return false;
   auto* const to = static_cast<char*>(dst);
   auto const* const from = static_cast<char const*>(src);
-  for (std::size_t step = 0; step < steps; ++step) {
-    int const s = static_cast<int>(step % static_cast<std::size_t>(stages.count()));
-    std::size_t const r0 = step * rows_per_stage;
-    std::size_t const rows = std::min(rows_per_stage, height - r0);
-    char* const stage = stages.ready(s);
-    copy_rows(stage, width_bytes, from + r0 * spitch, spitch, width_bytes, rows);
-    CUDIST_CUDA_TRY(cudaMemcpy2DAsync(to + r0 * dpitch, dpitch, stage, width_bytes, width_bytes, rows,
+  for (std::size_t step = 0; step < c.steps; ++step) {
+    std::size_t const r0 = c.first_row(step);
+    char* const stage = c.stages.ready(c.stage_of(step));
+    copy_rows(stage, width_bytes, from + r0 * spitch, spitch, width_bytes, c.rows(step));
+    CUDIST_CUDA_TRY(cudaMemcpy2DAsync(to + r0 * dpitch, dpitch, stage, width_bytes, width_bytes, c.rows(step),
                                       cudaMemcpyHostToDevice, stream));
-    stages.record(s, stream);
+    c.stages.record(c.stage_of(step), stream);
   }
   return true;  // ~Stages waits for the last copies
 }
@@ -157,28 +171,22 @@ bool upload_through_pinned_stages(void* dst, std::size_t dpitch, void const* src
 bool download_through_pinned_stages(void* dst, std::size_t dpitch, void const* src,
                                     std::size_t spitch, std::size_t width_bytes, std::size_t height,
                                     cudaStream_t stream) {
-  std::size_t const rows_per_stage = kStageBytes / width_bytes;
-  if (rows_per_stage == 0) return false;
-  std::size_t const steps = (height + rows_per_stage - 1) / rows_per_stage;
-  Stages stages(static_cast<int>(std::min<std::size_t>(kStages, steps)));
-  if (stages.count() == 0) return false;
+  StagedCopy c(width_bytes, height);
+  if (!c.usable()) return false;
   auto* const to = static_cast<char*>(dst);
   auto const* const from = static_cast<char const*>(src);
-  auto const count = static_cast<std::size_t>(stages.count());
-  auto const rows_at = [&](std::size_t step) { return std::min(rows_per_stage, height - step * rows_per_stage); };
-  // The copy engine fills stage step % count; the host drains it, then hands it the step `count` on.
+  // The copy engine fills a step's stage; the host drains it, then hands it the step count() on.
   auto const enqueue = [&](std::size_t step) {
-    int const s = static_cast<int>(step % count);
-    std::size_t const r0 = step * rows_per_stage;
-    CUDIST_CUDA_TRY(cudaMemcpy2DAsync(stages.ready(s), width_bytes, from + r0 * spitch, spitch, width_bytes,
-                                      rows_at(step), cudaMemcpyDeviceToHost, stream));
-    stages.record(s, stream);
+    CUDIST_CUDA_TRY(cudaMemcpy2DAsync(c.stages.ready(c.stage_of(step)), width_bytes,
+                                      from + c.first_row(step) * spitch, spitch, width_bytes, c.rows(step),
+                                      cudaMemcpyDeviceToHost, stream));
+    c.stages.record(c.stage_of(step), stream);
   };
-  for (std::size_t step = 0; step < count; ++step) enqueue(step);
-  for (std::size_t step = 0; step < steps; ++step) {
-    char const* const stage = stages.ready(static_cast<int>(step % count));
-    copy_rows(to + step * rows_per_stage * dpitch, dpitch, stage, width_bytes, width_bytes, rows_at(step));
-    if (step + count < steps) enqueue(step + count);
+  for (std::size_t step = 0; step < c.count(); ++step) enqueue(step);
+  for (std::size_t step = 0; step < c.steps; ++step) {
+    char const* const stage = c.stages.ready(c.stage_of(step));
+    copy_rows(to + c.first_row(step) * dpitch, dpitch, stage, width_bytes, width_bytes, c.rows(step));
+    if (step + c.count() < c.steps) enqueue(step + c.count());
   }
   return true;
 }
