@@ -9,6 +9,7 @@
 #include "core/detail/expects.hpp"
 #include "core/detail/interrupt_check.hpp"
 #include "core/detail/memory.hpp"
+#include "core/detail/timeline.hpp"
 
 namespace cudist::detail {
 
@@ -57,6 +58,7 @@ void run_parts(char const* who, std::vector<Resources> const& shards,
   auto run_one = [&](std::size_t s) {
     if (failed.load()) return;
     try {
+      TimelineSpan const span("part on one device of the set");
       ScopedDevice const device_scope(shards[s].device);
       part(s);
     } catch (...) {

@@ -4,6 +4,7 @@
 
 #include "core/detail/expects.hpp"
 #include "core/detail/interrupt_check.hpp"
+#include "core/detail/timeline.hpp"
 #include "core/cuda/check.hpp"
 #include "core/cuda/pinned_stages.hpp"
 
@@ -100,6 +101,13 @@ void cuda_memcpy_2d_async(void* dst, std::size_t dpitch, void const* src, std::s
     CUDIST_CUDA_TRY(cudaMemcpy3DPeerAsync(&p, s));
     return;
   }
+  bool const host_to_device = from.type != cudaMemoryTypeDevice && to.type == cudaMemoryTypeDevice;
+  bool const device_to_host = from.type == cudaMemoryTypeDevice && to.type != cudaMemoryTypeDevice;
+  // A copy the host waits for (to or from pageable memory) spans its time; others, their enqueueing.
+  TimelineSpan const span(host_to_device   ? "copy to the GPU"
+                          : device_to_host ? "copy from the GPU"
+                                           : "copy",
+                          static_cast<std::int64_t>(width_bytes * height));
   if (from.type == cudaMemoryTypeUnregistered && to.type == cudaMemoryTypeDevice &&
       width_bytes * height >= cuda::kPinnedUploadBytes &&
       cuda::upload_through_pinned_stages(dst, dpitch, src, spitch, width_bytes, height, s)) {
@@ -114,6 +122,7 @@ void cuda_memcpy_2d_async(void* dst, std::size_t dpitch, void const* src, std::s
 }
 
 void cuda_stream_synchronize(void* stream) {
+  TimelineSpan const span("wait for the GPU");
   CUDIST_CUDA_TRY(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
 }
 
