@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""What a CUDIST_TIMELINE trace says, as text: per call name, the median call and the median time
+of each step inside it (any thread, by time: the parts of a device set run on threads of their
+own; a step on several threads is summed over them), so the host side of a call can be read
+without a trace viewer.
+
+    CUDIST_TIMELINE=trace.json python3 my_job.py
+    scripts/timeline_summary.py trace.json [--calls knn,match]
+"""
+import argparse
+import json
+import statistics
+from collections import defaultdict
+
+CALLS = ("knn", "self_knn", "knn_batched", "match", "radius", "cdist", "pdist")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("trace")
+    ap.add_argument("--calls", default=",".join(CALLS), help="span names that are calls")
+    args = ap.parse_args()
+    calls = set(args.calls.split(","))
+    events = sorted(json.load(open(args.trace))["traceEvents"], key=lambda e: e["ts"])
+    outer = [e for e in events if e["name"] in calls]
+    # A call nested in another (a device set's part calling knn) is a step of the outer one.
+    tops = [c for c in outer if not any(o is not c and o["ts"] <= c["ts"] and
+                                        c["ts"] + c["dur"] <= o["ts"] + o["dur"] for o in outer)]
+    per_name = defaultdict(list)
+    for call in tops:
+        end = call["ts"] + call["dur"]
+        steps = defaultdict(float)
+        for e in events:
+            if e is not call and call["ts"] <= e["ts"] and e["ts"] + e["dur"] <= end:
+                steps[e["name"]] += e["dur"]
+        # Calls on a device set (their parts are spans of their own) apart from one-device calls.
+        on_set = "part on one device of the set" in steps
+        per_name[call["name"] + (" on a device set" if on_set else "")].append((call["dur"], steps))
+    for name, runs in per_name.items():
+        print(f"{name}: {len(runs)} calls, median {statistics.median(d for d, _ in runs) / 1e3:.2f} ms")
+        names = sorted({s for _, steps in runs for s in steps})
+        rows = [(statistics.median(steps.get(s, 0.0) for _, steps in runs), s) for s in names]
+        for t, s in sorted(rows, reverse=True):
+            print(f"  {t / 1e3:9.2f} ms  {s}")
+
+
+if __name__ == "__main__":
+    main()
