@@ -12,7 +12,8 @@ import json
 import statistics
 from collections import defaultdict
 
-CALLS = ("knn", "self_knn", "knn_batched", "match", "radius", "cdist", "pdist")
+CALLS = ("knn", "self_knn", "knn_batched", "match", "match_batched", "radius", "cdist", "pdist",
+         "sparse product", "semiring_product", "apsp")
 
 
 def main():

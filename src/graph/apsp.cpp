@@ -15,6 +15,7 @@
 #include "core/detail/interrupt_check.hpp"
 #include "core/detail/split.hpp"
 #include "core/detail/memory.hpp"
+#include "core/detail/timeline.hpp"
 #include "core/detail/validate_view.hpp"
 #include "cudist/core/memory_budget.hpp"
 #include "graph/detail/blocked_fw.hpp"
@@ -96,6 +97,7 @@ void expect_no_negative_cycle(Resources const& res, ConstMatrixView weights, Con
 }  // namespace
 
 void apsp(Resources const& res, ConstMatrixView weights, MatrixView dist, ApspOptions const& options) {
+  cudist::detail::TimelineSpan const span(kWho);
   validate(weights, dist, options);
   std::int64_t const n = weights.rows;
   if (n == 0) return;
