@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "core/detail/host_device.hpp"
+
 namespace cudist::neighbors::detail::cuda {
 
 /// A 128-row tile of x and the problem it belongs to.
@@ -25,17 +27,17 @@ struct WorkItem {
 
   /// Whether (row, col) is a pair of the problem in this chunk, and not a point with itself in a
   /// self-join without the points themselves.
-  __device__ bool holds(std::int64_t row, std::int64_t col, bool exclude_self) const {
+  CUDIST_HD bool holds(std::int64_t row, std::int64_t col, bool exclude_self) const {
     return row < tile.row_end && col < col_end && !(exclude_self && row == col);
   }
 
   /// Whether the 128 x 128 tile at (tile.row0, col0) holds pairs (i, i).
-  __device__ bool tile_crosses_diagonal(std::int64_t col0) const {
+  CUDIST_HD bool tile_crosses_diagonal(std::int64_t col0) const {
     return tile.row0 < col0 + kTileRows && col0 < tile.row0 + kTileRows;
   }
 
   /// Whether every pair of the tile at (tile.row0, col0) holds: then no pair needs its own test.
-  __device__ bool holds_whole_tile(std::int64_t col0, bool exclude_self) const {
+  CUDIST_HD bool holds_whole_tile(std::int64_t col0, bool exclude_self) const {
     bool const inside = tile.row0 + kTileRows <= tile.row_end && col0 + kTileRows <= col_end;
     return inside && !(exclude_self && tile_crosses_diagonal(col0));
   }
@@ -53,7 +55,7 @@ struct WorkGrid {
   /// first start a row cold and the later chunks find its bar narrowed by a whole chunk.
   bool chunks_outer;
 
-  __device__ WorkItem item(std::int64_t block) const {
+  CUDIST_HD WorkItem item(std::int64_t block) const {
     std::int64_t const t = chunks_outer ? block % row_tiles : block / chunks;
     WorkItem w;
     w.chunk = static_cast<int>(chunks_outer ? block / row_tiles : block % chunks);
