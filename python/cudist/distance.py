@@ -10,6 +10,7 @@ from ._distance_inputs import kernel_dtype, kernel_input, result_dtype
 from ._distance_matrices import is_valid_dm, is_valid_y, num_obs_dm, num_obs_y, squareform
 from ._frameworks import as_array, budget_bytes, expect_2d, framework_of, placed
 from ._metric_args import metric_name, metric_params
+from ._timeline import timed
 from .neighbors import knn
 
 __all__ = ["cdist", "directed_hausdorff", "is_valid_dm", "is_valid_y", "num_obs_dm", "num_obs_y",
@@ -61,6 +62,7 @@ def _documented(function):
     return function
 
 
+@timed
 @_documented
 def cdist(XA, XB, metric="euclidean", *, out=None, dtype=None, device=None, memory_budget=None,
           precision="exact", **kwargs):
@@ -134,6 +136,7 @@ def cdist(XA, XB, metric="euclidean", *, out=None, dtype=None, device=None, memo
     return _finished(buffer, target, out)
 
 
+@timed
 @_documented
 def pdist(X, metric="euclidean", *, out=None, dtype=None, device=None, memory_budget=None,
           precision="exact", **kwargs):

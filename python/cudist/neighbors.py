@@ -16,6 +16,7 @@ import numpy as np
 from . import _cudist
 from ._frameworks import as_array, budget_bytes, dtype_name, expect_2d, framework_of, placed, readable
 from ._metric_args import metric_name, metric_params
+from ._timeline import timed
 
 __all__ = ["knn", "knn_batched", "match", "match_batched", "radius", "self_knn"]
 
@@ -69,6 +70,7 @@ def _offsets(who, offsets, name):
     return np.ascontiguousarray(offsets, dtype=np.int64)
 
 
+@timed
 def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, memory_budget=None, **kwargs):
     """The k nearest rows of XB to each row of XA.
 
@@ -96,6 +98,7 @@ def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, memory_budget=
     return distances, indices
 
 
+@timed
 def self_knn(X, k, metric="euclidean", *, exclude_self=True, pad=False, device=None, **kwargs):
     """The k nearest rows of X to each row of X: the k-NN graph of a point set.
 
@@ -119,6 +122,7 @@ def self_knn(X, k, metric="euclidean", *, exclude_self=True, pad=False, device=N
                                 at.framework, at.home_device, at.device, at.stream, **params)
 
 
+@timed
 @_batched
 def knn_batched(XA, XB, XA_offsets, XB_offsets, k, metric="euclidean", *, pad=False, device=None,
                 **kwargs):
@@ -145,6 +149,7 @@ def knn_batched(XA, XB, XA_offsets, XB_offsets, k, metric="euclidean", *, pad=Fa
                                    **params)
 
 
+@timed
 def match(XA, XB, metric="euclidean", *, ratio=0.75, mutual=False, max_distance=math.inf,
           device=None, **kwargs):
     """Descriptor matching, as OpenCV's BFMatcher.knnMatch(k=2) followed by Lowe's ratio test.
@@ -178,6 +183,7 @@ def _match(XA, XB, XA_offsets, XB_offsets, metric, ratio, mutual, max_distance, 
     return pairs, distances.reshape(-1), offsets.reshape(-1)
 
 
+@timed
 @_batched
 def match_batched(XA, XB, XA_offsets, XB_offsets, metric="euclidean", *, ratio=0.75, mutual=False,
                   max_distance=math.inf, device=None, **kwargs):
@@ -201,6 +207,7 @@ def match_batched(XA, XB, XA_offsets, XB_offsets, metric="euclidean", *, ratio=0
                   params)
 
 
+@timed
 def radius(XA, XB, r, metric="euclidean", *, device=None, **kwargs):
     """Every pair (i, j) with distance(XA[i], XB[j]) <= r (inner_product: XA[i] . XB[j] >= r).
 

@@ -13,5 +13,6 @@ void bind_neighbors(nanobind::module_& m);
 void bind_semiring(nanobind::module_& m);
 void bind_graph(nanobind::module_& m);
 void bind_sparse(nanobind::module_& m);
+void bind_timeline(nanobind::module_& m);
 
 }  // namespace cudist::python

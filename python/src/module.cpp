@@ -13,4 +13,5 @@ NB_MODULE(_cudist, m) {
   cudist::python::bind_semiring(m);
   cudist::python::bind_graph(m);
   cudist::python::bind_sparse(m);
+  cudist::python::bind_timeline(m);
 }

@@ -1,5 +1,5 @@
 """CUDIST_TIMELINE: a process that sets it leaves a Chrome trace of its calls' steps when it exits
-(src/core/detail/timeline.hpp)."""
+(include/cudist/core/timeline.hpp)."""
 
 import json
 import os
@@ -20,6 +20,21 @@ def test_timeline_names_each_call_and_its_steps(tmp_path):
     assert names.count("knn") == 1 and names.count("cdist") == 1, names
     assert "plan (inputs staged where the device reads them)" in names
     assert all(e["ph"] == "X" and e["dur"] >= 0 for e in events)
+    # The package's own span holds the library's call: the Python side of it is the difference.
+    python = next(e for e in events if e["name"] == "cudist.knn (Python)")
+    library = next(e for e in events if e["name"] == "knn")
+    assert python["tid"] == library["tid"]
+    assert python["ts"] <= library["ts"] and library["ts"] + library["dur"] <= python["ts"] + python["dur"] + 1e-3
+
+
+def test_spans_of_callers_own_steps_and_the_public_functions_unchanged(tmp_path):
+    import cudist
+    from cudist import _cudist
+    assert not _cudist.timeline_on()  # this process did not set CUDIST_TIMELINE
+    with _cudist.TimelineSpan("not recorded"):
+        pass
+    assert cudist.knn.__name__ == "knn" and "nearest" in cudist.knn.__doc__
+    assert "XA" in str(__import__("inspect").signature(cudist.cdist))
 
 
 def test_an_unwritable_timeline_is_reported_at_exit(tmp_path):

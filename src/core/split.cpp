@@ -9,7 +9,7 @@
 #include "core/detail/expects.hpp"
 #include "core/detail/interrupt_check.hpp"
 #include "core/detail/memory.hpp"
-#include "core/detail/timeline.hpp"
+#include "cudist/core/timeline.hpp"
 
 namespace cudist::detail {
 

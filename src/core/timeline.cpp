@@ -1,21 +1,22 @@
-#include "core/detail/timeline.hpp"
+#include "cudist/core/timeline.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include <unistd.h>
 
 #include "core/detail/expects.hpp"
 
-namespace cudist::detail {
+namespace cudist {
 namespace {
 
 struct Span {
-  char const* name;
+  std::string name;
   std::int64_t bytes;
   int thread;
   std::int64_t start_ns, end_ns;
@@ -33,6 +34,24 @@ std::string with_process_id(std::string path) {
     path.replace(at, 2, pid);
   }
   return path;
+}
+
+/// `text` as the inside of a JSON string.
+std::string json_escaped(std::string const& text) {
+  std::string out;
+  for (char const c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char code[8];
+      std::snprintf(code, sizeof code, "\\u%04x", static_cast<unsigned>(c));
+      out += code;
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 /// Threads numbered in the order they first record, so a trace reads the same from run to run.
@@ -85,7 +104,7 @@ class Timeline {
     for (std::size_t i = 0; i < spans_.size(); ++i) {
       Span const& s = spans_[i];
       std::fprintf(f, "%s\n{\"name\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %d, \"ts\": %.3f, \"dur\": %.3f",
-                   i == 0 ? "" : ",", s.name, s.thread, 1e-3 * static_cast<double>(s.start_ns),
+                   i == 0 ? "" : ",", json_escaped(s.name).c_str(), s.thread, 1e-3 * static_cast<double>(s.start_ns),
                    1e-3 * static_cast<double>(s.end_ns - s.start_ns));
       if (s.bytes >= 0) std::fprintf(f, ", \"args\": {\"bytes\": %lld}", static_cast<long long>(s.bytes));
       std::fprintf(f, "}");
@@ -121,4 +140,4 @@ void timeline_record_to(std::string const& path) { Timeline::timeline().record_t
 
 void timeline_write() { Timeline::timeline().write(); }
 
-}  // namespace cudist::detail
+}  // namespace cudist

@@ -11,8 +11,8 @@
 #include "core/detail/interrupt_check.hpp"
 #include "core/detail/memory.hpp"
 #include "core/detail/split.hpp"
-#include "core/detail/timeline.hpp"
 #include "core/detail/validate_view.hpp"
+#include "cudist/core/timeline.hpp"
 #include "distance/detail/compute.hpp"
 #include "distance/detail/plan.hpp"
 #include "distance/detail/row_windows.hpp"
@@ -87,7 +87,7 @@ DType distance_output_dtype(DType input) {
 void cdist(Resources const& res, ConstMatrixView x, ConstMatrixView y, MatrixView out,
            Metric metric, MetricParams const& params) {
   char const* who = "cdist";
-  detail::TimelineSpan const span(who);
+  TimelineSpan const span(who);
   detail::validate_distance_inputs(who, x, y);
   validate_output(who, out, x.rows, y.rows, distance_output_dtype(x.dtype));
   if (x.rows == 0 || y.rows == 0) return;  // empty output: nothing to launch
@@ -109,7 +109,7 @@ Array cdist(Resources const& res, ConstMatrixView x, ConstMatrixView y, Metric m
 void pdist(Resources const& res, ConstMatrixView x, MatrixView out, Metric metric,
            MetricParams const& params) {
   char const* who = "pdist";
-  detail::TimelineSpan const span(who);
+  TimelineSpan const span(who);
   detail::validate_distance_inputs(who, x, x);
   std::int64_t const pairs = x.rows * (x.rows - 1) / 2;
   validate_output(who, out, 1, pairs, distance_output_dtype(x.dtype));

@@ -15,9 +15,9 @@
 #include "core/detail/interrupt_check.hpp"
 #include "core/detail/split.hpp"
 #include "core/detail/memory.hpp"
-#include "core/detail/timeline.hpp"
 #include "core/detail/validate_view.hpp"
 #include "cudist/core/memory_budget.hpp"
+#include "cudist/core/timeline.hpp"
 #include "graph/detail/blocked_fw.hpp"
 #include "graph/detail/negative_cycle.hpp"
 #include "graph/detail/relaxation.hpp"
@@ -97,7 +97,7 @@ void expect_no_negative_cycle(Resources const& res, ConstMatrixView weights, Con
 }  // namespace
 
 void apsp(Resources const& res, ConstMatrixView weights, MatrixView dist, ApspOptions const& options) {
-  cudist::detail::TimelineSpan const span(kWho);
+  cudist::TimelineSpan const span(kWho);
   validate(weights, dist, options);
   std::int64_t const n = weights.rows;
   if (n == 0) return;

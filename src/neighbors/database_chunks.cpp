@@ -11,9 +11,9 @@
 #include "core/detail/interrupt_check.hpp"
 #include "core/detail/memory.hpp"
 #include "core/detail/progress_report.hpp"
-#include "core/detail/timeline.hpp"
 #include "cudist/core/array.hpp"
 #include "cudist/core/memory_budget.hpp"
+#include "cudist/core/timeline.hpp"
 #include "distance/detail/plan.hpp"
 #include "neighbors/detail/backend.hpp"
 #include "neighbors/detail/keys.hpp"
@@ -126,7 +126,7 @@ RankSpec run_chunks(char const* who, Resources const& res, ConstMatrixView x, Co
     Array const host_i = Array::copy_of(chunk_i.view(), Device::cpu(), res.stream);
     cudist::detail::throw_if_interrupted(who, requests);  // the chunk's kernel may have stopped early
     {
-      cudist::detail::TimelineSpan const span("merge a chunk's answer on the host");
+      cudist::TimelineSpan const span("merge a chunk's answer on the host");
       best.merge(host_d.data_as<Out>(), host_i.data_as<std::int64_t>(), kc, r0);
     }
     cudist::detail::report_progress(who, r1, y.rows);

@@ -11,8 +11,8 @@
 #include "core/detail/interrupt_check.hpp"
 #include "core/detail/memory.hpp"
 #include "core/detail/split.hpp"
-#include "core/detail/timeline.hpp"
 #include "core/detail/validate_view.hpp"
+#include "cudist/core/timeline.hpp"
 #include "neighbors/detail/backend.hpp"
 #include "neighbors/detail/database_chunks.hpp"
 #include "neighbors/detail/plan.hpp"
@@ -138,7 +138,7 @@ void split_knn_into(char const* who, Resources const& res, ConstMatrixView x, Co
 void knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_t k, Metric metric,
          MatrixView distances, MatrixView indices, KnnOptions const& options) {
   char const* who = "knn";
-  cudist::detail::TimelineSpan const span(who);
+  cudist::TimelineSpan const span(who);
   neighbors::detail::validate_inputs(who, x, y);
   validate_outputs(who, distances, indices, x.rows, k, x.dtype);
   if (res.is_split()) {
@@ -167,7 +167,7 @@ KnnResult knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::i
 KnnResult self_knn(Resources const& res, ConstMatrixView x, std::int64_t k, Metric metric,
                    SelfJoin self, KnnOptions const& options) {
   char const* who = "self_knn";
-  cudist::detail::TimelineSpan const span(who);
+  cudist::TimelineSpan const span(who);
   neighbors::detail::validate_inputs(who, x, x);
   bool const exclude = self == SelfJoin::kExcludeSelf;
   Batch const batch = neighbors::detail::whole(x, x);
@@ -182,7 +182,7 @@ KnnResult self_knn(Resources const& res, ConstMatrixView x, std::int64_t k, Metr
 KnnResult knn_batched(Resources const& res, ConstMatrixView x, ConstMatrixView y, Batch const& batch,
                       std::int64_t k, Metric metric, KnnOptions const& options) {
   char const* who = "knn_batched";
-  cudist::detail::TimelineSpan const span(who);
+  cudist::TimelineSpan const span(who);
   neighbors::detail::validate_inputs(who, x, y);
   neighbors::detail::validate_batch(who, batch, x.rows, y.rows);
   validate_k(who, k, batch, false, options.pad);

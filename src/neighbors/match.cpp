@@ -6,7 +6,7 @@
 #include "core/detail/expects.hpp"
 #include "core/detail/interrupt_check.hpp"
 #include "core/detail/split.hpp"
-#include "core/detail/timeline.hpp"
+#include "cudist/core/timeline.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "neighbors/detail/backend.hpp"
 #include "neighbors/detail/plan.hpp"
@@ -28,7 +28,7 @@ neighbors::detail::MatchCriteria validated_criteria(char const* who, Metric metr
 
 MatchResult run_match(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
                       Batch const& batch, Metric metric, MatchOptions const& options) {
-  cudist::detail::TimelineSpan const span(who);
+  cudist::TimelineSpan const span(who);
   neighbors::detail::MatchCriteria const criteria = validated_criteria(who, metric, options);
   if (res.is_split()) {
     cudist::detail::expect_split_params(who, metric, options.params);

@@ -5,7 +5,7 @@
 #include "core/detail/expects.hpp"
 #include "core/detail/interrupt_check.hpp"
 #include "core/detail/split.hpp"
-#include "core/detail/timeline.hpp"
+#include "cudist/core/timeline.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "neighbors/detail/backend.hpp"
 #include "neighbors/detail/plan.hpp"
@@ -16,7 +16,7 @@ namespace cudist {
 RadiusResult radius(Resources const& res, ConstMatrixView x, ConstMatrixView y, double r,
                     Metric metric, MetricParams const& params) {
   char const* who = "radius";
-  cudist::detail::TimelineSpan const span(who);
+  cudist::TimelineSpan const span(who);
   neighbors::detail::validate_inputs(who, x, y);
   if (metric == Metric::kInnerProduct) {
     CUDIST_EXPECTS(!std::isnan(r), who << ": r is NaN; for inner_product r is the smallest similarity kept");

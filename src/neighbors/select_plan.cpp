@@ -7,7 +7,7 @@
 
 #include "core/detail/expects.hpp"
 #include "core/detail/memory.hpp"
-#include "core/detail/timeline.hpp"
+#include "cudist/core/timeline.hpp"
 #include "distance/detail/plan.hpp"
 #include "neighbors/detail/plan.hpp"
 
@@ -65,7 +65,7 @@ std::int64_t fewest_candidates(Batch const& batch, bool exclude_self) {
 PlannedSelect plan_select(char const* who, Resources const& res, ConstMatrixView x,
                           ConstMatrixView y, Batch const& batch, Metric metric,
                           MetricParams const& params, bool self, bool exclude_self) {
-  cudist::detail::TimelineSpan const span("plan (inputs staged where the device reads them)");
+  cudist::TimelineSpan const span("plan (inputs staged where the device reads them)");
   PlannedSelect planned;
   std::optional<Array> x_stage, y_stage;
   ConstMatrixView const xs = cudist::detail::staged(x, res.device, res.stream, x_stage);

@@ -12,7 +12,7 @@
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/memory.hpp"
 #include "core/detail/split.hpp"
-#include "core/detail/timeline.hpp"
+#include "cudist/core/timeline.hpp"
 #include "neighbors/detail/backend.hpp"
 #include "neighbors/detail/database_chunks.hpp"
 #include "neighbors/detail/keys.hpp"
@@ -168,7 +168,7 @@ void merge_best(std::vector<ShardBest> const& best, SelfJoinFix const& fix, std:
 
 void merge_into(std::vector<ShardBest> const& best, std::int64_t k, MatrixView distances,
                 MatrixView indices, SelfJoinFix const& fix = {}) {
-  cudist::detail::TimelineSpan const span("merge the parts' answers on the host");
+  cudist::TimelineSpan const span("merge the parts' answers on the host");
   if (distances.dtype == DType::kFloat64) {
     merge_best<double>(best, fix, k, distances, indices);
   } else {

@@ -8,8 +8,8 @@
 #include "core/detail/interrupt_check.hpp"
 #include "core/detail/split.hpp"
 #include "core/detail/memory.hpp"
-#include "core/detail/timeline.hpp"
 #include "core/detail/validate_view.hpp"
+#include "cudist/core/timeline.hpp"
 #include "cudist/semiring/semiring.hpp"
 #include "semiring/detail/backend.hpp"
 
@@ -52,7 +52,7 @@ void validate(ConstMatrixView a, ConstMatrixView b, MatrixView c, Semiring semir
 
 void semiring_product(Resources const& res, ConstMatrixView a, ConstMatrixView b, MatrixView c,
                       Semiring semiring, SemiringOptions const& options) {
-  cudist::detail::TimelineSpan const span(kWho);
+  cudist::TimelineSpan const span(kWho);
   validate(a, b, c, semiring, options);
   if (c.empty()) return;
   cudist::detail::expect_one_device(kWho, res);

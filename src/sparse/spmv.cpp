@@ -9,7 +9,7 @@
 #include "core/detail/expects.hpp"
 #include "core/detail/memory.hpp"
 #include "core/detail/split.hpp"
-#include "core/detail/timeline.hpp"
+#include "cudist/core/timeline.hpp"
 #include "sparse/detail/backend.hpp"
 #include "sparse/detail/csr_checks.hpp"
 #include "sparse/detail/plan_state.hpp"
@@ -81,7 +81,7 @@ Operand matrix_operand(char const* who, char const* name, ConstMatrixView v, std
 }
 
 void run(Resources const& res, SpmvPlan::State const& state, SpmvProblem problem) {
-  cudist::detail::TimelineSpan const span("sparse product");
+  cudist::TimelineSpan const span("sparse product");
   problem.a = state.a;
   if (problem.a.rows == 0 || problem.ncols == 0) return;
   cudist::detail::ScopedDevice const device_scope(res.device);

@@ -11,15 +11,12 @@
 #include <unistd.h>
 
 #include "common/backend.hpp"
-#include "core/detail/timeline.hpp"
 #include "cudist/core/error.hpp"
+#include "cudist/core/timeline.hpp"
 #include "cudist/neighbors/knn.hpp"
 
 namespace cudist {
 namespace {
-
-using cudist::detail::timeline_record_to;
-using cudist::detail::timeline_write;
 
 /// The trace's spans named `name`.
 std::vector<nlohmann::json> spans_named(nlohmann::json const& trace, std::string const& name) {
@@ -71,13 +68,25 @@ TEST(Timeline, NothingIsRecordedWhenOff) {
   std::string const path = testing::TempDir() + "cudist_timeline_off_test.json";
   timeline_record_to(path);
   timeline_record_to("");
-  EXPECT_FALSE(cudist::detail::timeline_on());
-  { cudist::detail::TimelineSpan const span("not recorded"); }
+  EXPECT_FALSE(timeline_on());
+  { TimelineSpan const span("not recorded"); }
   timeline_record_to(path);  // recording again drops what came before: nothing
   timeline_write();
   timeline_record_to("");
   nlohmann::json const trace = nlohmann::json::parse(std::ifstream(path));
   EXPECT_TRUE(trace.at("traceEvents").empty());
+}
+
+TEST(Timeline, NamesOfAnyTextStayValidJson) {
+  std::string const path = testing::TempDir() + "cudist_timeline_names_test.json";
+  timeline_record_to(path);
+  std::string const name = "a \"quoted\" step\\ with\ta tab";
+  { TimelineSpan const span(name.c_str()); }
+  timeline_write();
+  timeline_record_to("");
+  nlohmann::json const trace = nlohmann::json::parse(std::ifstream(path));
+  ASSERT_EQ(trace.at("traceEvents").size(), 1u);
+  EXPECT_EQ(trace.at("traceEvents")[0].at("name"), name);
 }
 
 TEST(Timeline, PercentPInTheNameIsTheProcessId) {

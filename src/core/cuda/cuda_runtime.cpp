@@ -4,9 +4,9 @@
 
 #include "core/detail/expects.hpp"
 #include "core/detail/interrupt_check.hpp"
-#include "core/detail/timeline.hpp"
 #include "core/cuda/check.hpp"
 #include "core/cuda/pinned_stages.hpp"
+#include "cudist/core/timeline.hpp"
 
 namespace cudist::detail {
 

@@ -14,13 +14,14 @@
 #include <cstdint>
 #include <string>
 
-namespace cudist::detail {
+namespace cudist {
 
 /// Whether spans are being recorded.
 bool timeline_on() noexcept;
 
-/// Records [construction, destruction) on the calling thread under `name` (a string that outlives
-/// the process's recording: a literal), with a byte count where one is given.
+/// Records [construction, destruction) on the calling thread under `name` (read when the span
+/// ends: it must live as long as the span), with a byte count where one is given. Callers may
+/// mark steps of their own the same way.
 class TimelineSpan {
  public:
   explicit TimelineSpan(char const* name, std::int64_t bytes = -1) noexcept;
@@ -34,12 +35,12 @@ class TimelineSpan {
   std::int64_t start_ns_;  // -1: not recording
 };
 
-/// Starts recording into `path` (as CUDIST_TIMELINE does), dropping what was recorded before; an
-/// empty path stops recording.
+/// Starts recording into `path` (as CUDIST_TIMELINE does; "%p" becomes the process id), dropping
+/// what was recorded before; an empty path stops recording.
 void timeline_record_to(std::string const& path);
 
 /// Writes the spans recorded so far to the file, replacing it, and goes on recording. Throws
 /// FileError naming the file when it cannot be written. Nothing when not recording.
 void timeline_write();
 
-}  // namespace cudist::detail
+}  // namespace cudist
