@@ -10,6 +10,7 @@
 #include "cudist/core/memory_budget.hpp"
 #include "cudist/core/progress.hpp"
 #include "cudist/core/resources.hpp"
+#include "cudist/core/timeline.hpp"
 #include "cudist/distance/pairwise.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "cudist/graph/apsp.hpp"
