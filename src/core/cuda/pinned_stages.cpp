@@ -132,11 +132,14 @@ void copy_rows(char* to, std::size_t tpitch, char const* from, std::size_t fpitc
   }
 }
 
-/// A copy of `height` rows of `width_bytes` in steps of as many rows as a stage holds, and the
-/// stages it takes turns with (none where a row is wider than a stage or none can be had).
+/// A copy of `height` rows of `width_bytes` from `src` to `dst` in steps of as many rows as a
+/// stage holds, and the stages it takes turns with (none where a row is wider than a stage or none
+/// can be had).
 struct StagedCopy {
-  StagedCopy(std::size_t width_bytes, std::size_t height)
-      : per_stage(kStageBytes / width_bytes),
+  StagedCopy(void* dst, void const* src, std::size_t width_bytes, std::size_t height)
+      : to(static_cast<char*>(dst)),
+        from(static_cast<char const*>(src)),
+        per_stage(kStageBytes / width_bytes),
         height(height),
         steps(per_stage == 0 ? 0 : (height + per_stage - 1) / per_stage),
         stages(static_cast<int>(std::min<std::size_t>(kStages, steps))) {}
@@ -147,6 +150,8 @@ struct StagedCopy {
   std::size_t first_row(std::size_t step) const { return step * per_stage; }
   std::size_t rows(std::size_t step) const { return std::min(per_stage, height - first_row(step)); }
 
+  char* to;
+  char const* from;
   std::size_t per_stage, height, steps;
   Stages stages;
 };
@@ -156,15 +161,13 @@ struct StagedCopy {
 bool upload_through_pinned_stages(void* dst, std::size_t dpitch, void const* src,
                                   std::size_t spitch, std::size_t width_bytes, std::size_t height,
                                   cudaStream_t stream) {
-  StagedCopy c(width_bytes, height);
+  StagedCopy c(dst, src, width_bytes, height);
   if (!c.usable()) return false;
-  auto* const to = static_cast<char*>(dst);
-  auto const* const from = static_cast<char const*>(src);
   for (std::size_t step = 0; step < c.steps; ++step) {
     std::size_t const r0 = c.first_row(step);
     char* const stage = c.stages.ready(c.stage_of(step));
-    copy_rows(stage, width_bytes, from + r0 * spitch, spitch, width_bytes, c.rows(step), kUploadPiece);
-    CUDIST_CUDA_TRY(cudaMemcpy2DAsync(to + r0 * dpitch, dpitch, stage, width_bytes, width_bytes, c.rows(step),
+    copy_rows(stage, width_bytes, c.from + r0 * spitch, spitch, width_bytes, c.rows(step), kUploadPiece);
+    CUDIST_CUDA_TRY(cudaMemcpy2DAsync(c.to + r0 * dpitch, dpitch, stage, width_bytes, width_bytes, c.rows(step),
                                       cudaMemcpyHostToDevice, stream));
     c.stages.record(c.stage_of(step), stream);
   }
@@ -174,21 +177,19 @@ bool upload_through_pinned_stages(void* dst, std::size_t dpitch, void const* src
 bool download_through_pinned_stages(void* dst, std::size_t dpitch, void const* src,
                                     std::size_t spitch, std::size_t width_bytes, std::size_t height,
                                     cudaStream_t stream) {
-  StagedCopy c(width_bytes, height);
+  StagedCopy c(dst, src, width_bytes, height);
   if (!c.usable()) return false;
-  auto* const to = static_cast<char*>(dst);
-  auto const* const from = static_cast<char const*>(src);
   // The copy engine fills a step's stage; the host drains it, then hands it the step count() on.
   auto const enqueue = [&](std::size_t step) {
     CUDIST_CUDA_TRY(cudaMemcpy2DAsync(c.stages.ready(c.stage_of(step)), width_bytes,
-                                      from + c.first_row(step) * spitch, spitch, width_bytes, c.rows(step),
+                                      c.from + c.first_row(step) * spitch, spitch, width_bytes, c.rows(step),
                                       cudaMemcpyDeviceToHost, stream));
     c.stages.record(c.stage_of(step), stream);
   };
   for (std::size_t step = 0; step < c.count(); ++step) enqueue(step);
   for (std::size_t step = 0; step < c.steps; ++step) {
     char const* const stage = c.stages.ready(c.stage_of(step));
-    copy_rows(to + c.first_row(step) * dpitch, dpitch, stage, width_bytes, width_bytes, c.rows(step),
+    copy_rows(c.to + c.first_row(step) * dpitch, dpitch, stage, width_bytes, width_bytes, c.rows(step),
               kDownloadPiece);
     if (step + c.count() < c.steps) enqueue(step + c.count());
   }
