@@ -36,7 +36,7 @@ void contract_tiles(Op const& op, Elem const* x, std::int64_t x_stride, std::int
   std::int64_t const row_tiles = (m + kTileRows - 1) / kTileRows;
   std::int64_t const col_tiles = (n + tile_cols - 1) / tile_cols;
 
-#pragma omp parallel
+#pragma omp parallel if (row_tiles * col_tiles > 1)  // one tile: not worth waking the team
   {
     std::vector<C> panel(static_cast<std::size_t>(tile_cols * d));
 #pragma omp for schedule(dynamic, 1)

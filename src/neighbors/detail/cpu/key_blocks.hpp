@@ -16,6 +16,10 @@ namespace cudist::neighbors::detail::cpu {
 
 constexpr std::int64_t kBlockRows = 256;   // query rows whose selections are open at once
 constexpr std::int64_t kBlockCols = 2048;  // 256 x 2048 keys: 2 MB (float), L2/L3-resident
+/// Blocks of fewer keys run the selection's loops on the calling thread: waking the OpenMP team
+/// for each of a block's loops cost more than a small call's work (4 x 5 rows: knn took 8.9 us in
+/// the library where cdist, one parallel region, took 1.0; docs/tuning.md, "Python").
+constexpr std::int64_t kParallelKeys = std::int64_t{1} << 15;
 
 /// Rank keys of rows [r0, r1) of x against columns [c0, c1) of y, row-major, and which problem
 /// they belong to (local indices count from x_begin / y_begin).
@@ -59,7 +63,7 @@ void compute_keys(SelectProblem const& p, std::int64_t r0, std::int64_t r1, std:
   sub.op.y_norms = offset<Key>(p.pairwise.op.y_norms, c0);
   cudist::detail::cpu::pairwise(sub);
   std::int64_t const cols = c1 - c0;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if ((r1 - r0) * cols >= kParallelKeys)
   for (std::int64_t i = r0; i < r1; ++i) {
     Key* row = keys.data() + (i - r0) * cols;
     if (p.rank.similarity) {

@@ -57,7 +57,8 @@ void select_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Ma
     for (std::int64_t i = r0; i < r1; ++i) open[i - r0].reset(static_cast<std::size_t>(k));
   };
   auto on_block = [&](KeyBlock<Key> const& blk) {
-#pragma omp parallel for schedule(static)
+    bool const parallel = (blk.r1 - blk.r0) * blk.cols() >= kParallelKeys;
+#pragma omp parallel for schedule(static) if (parallel)
     for (std::int64_t i = blk.r0; i < blk.r1; ++i) {
       RowTopK<Key>& top = open[i - blk.r0];
       for (std::int64_t j = blk.c0; j < blk.c1; ++j) {
@@ -65,7 +66,7 @@ void select_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Ma
       }
     }
     if (column_best == nullptr) return;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (parallel)
     for (std::int64_t j = blk.c0; j < blk.c1; ++j) {
       Entry best = (*column_best)[j];
       for (std::int64_t i = blk.r0; i < blk.r1; ++i) {
@@ -76,7 +77,7 @@ void select_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Ma
     }
   };
   auto end_rows = [&](std::int64_t, std::int64_t r0, std::int64_t r1) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if ((r1 - r0) * k >= kParallelKeys)
     for (std::int64_t i = r0; i < r1; ++i) {
       std::vector<Entry> const& s = open[i - r0].sorted();
       for (std::int64_t r = 0; r < k; ++r) {
