@@ -212,10 +212,9 @@ struct BoundedSearchKernel {
     select.finish();
   }
 
-  /// The chunks of a row tile are adjacent blocks that run side by side, each from a cold bar, and
-  /// the exact sums of that warm-up grow with the number of chunks (run 37: half the queries of
-  /// a 400000-row y, split 21 ways instead of 8, took 76% of the time of all of them). So the
-  /// rows' bars are pooled: each row's own bar goes to p.row_bars (atomicMin of its order) where
+  /// Each chunk of a row tile would start from a cold bar, and the exact sums of that warm-up grow
+  /// with the number of chunks (run 37: half the queries of a 400000-row y, split 21 ways instead
+  /// of 8, took 76% of the time of all of them). So the rows' bars are pooled: each row's own bar goes to p.row_bars (atomicMin of its order) where
   /// it improves on what the thread has seen, and the best any chunk has shared comes back into
   /// seed_bar. A chunk's k-th exact key bounds the row's k-th over all of y from above, and the
   /// candidate test keeps keys equal to the bar, so the answers do not change (a chunk may then

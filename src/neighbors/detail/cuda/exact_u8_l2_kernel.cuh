@@ -2,10 +2,10 @@
 // where the MMA leaves each pair. mma.sync m16n8k32 (uint8 x uint8, or int8 x int8, -> int32)
 // gives the exact dot products, so a pair's key |x|^2 + |y|^2 - 2 x.y is the exact integer the
 // SIMT path ranks on (packed_u8_l2.cuh): a lane compares it with its row's bar (the consumer's
-// k-th key so far) in registers, and only the few pairs that may enter are offered. The fused kernel's MMA contraction (packed_u8_mma_tile.cuh)
-// instead hands every key through shared memory to the engine's 8 x 8 layout, and its consumers
-// then test them: the exchange, the key construction and its spills were what bounded K3 there
-// (docs/tuning.md).
+// k-th key so far) in registers, and only the few pairs that may enter are offered. The fused
+// kernel's MMA contraction (packed_u8_mma_tile.cuh) instead hands every key through shared memory
+// to the engine's 8 x 8 layout, and its consumers then test them: the exchange, the key
+// construction and its spills were what bounded K3 there (docs/tuning.md).
 //
 // Block: 8 warps on a 128-row tile of x (resident for the chunk) and the chunk's column tiles of
 // y, double-buffered with their rows' squares (mma_column_tiles.cuh). Warp w owns the 16 tile rows
