@@ -132,7 +132,7 @@ def cdist(XA, XB, metric="euclidean", *, out=None, dtype=None, device=None, memo
     with placed(XA, device) as at:
         target, buffer = _outputs(at, (XA.shape[0], XB.shape[0]), result, written, out)
         _cudist.cdist(at.export(XA), at.export(XB), at.export(buffer), metric, at.device,
-                      at.stream, **params, memory_budget=budget_bytes(memory_budget), precision=precision)
+                      at.stream, *params, budget_bytes(memory_budget), precision)
     return _finished(buffer, target, out)
 
 
@@ -173,8 +173,8 @@ def pdist(X, metric="euclidean", *, out=None, dtype=None, device=None, memory_bu
     m = X.shape[0]
     with placed(X, device) as at:
         target, buffer = _outputs(at, (m * (m - 1) // 2,), result, written, out)
-        _cudist.pdist(at.export(X), at.export(buffer), metric, at.device, at.stream, **params,
-                      memory_budget=budget_bytes(memory_budget), precision=precision)
+        _cudist.pdist(at.export(X), at.export(buffer), metric, at.device, at.stream, *params,
+                      budget_bytes(memory_budget), precision)
     return _finished(buffer, target, out)
 
 

@@ -14,7 +14,7 @@ import operator
 import numpy as np
 
 from . import _cudist
-from ._frameworks import as_array, budget_bytes, dtype_name, expect_2d, framework_of, placed, readable
+from ._frameworks import as_array, budget_bytes, expect_2d, framework_of, placed, readable
 from ._metric_args import metric_name, metric_params
 from ._timeline import timed
 
@@ -42,7 +42,7 @@ def _matrix(X, name):
     """X as the kernels read it: in place, or one row-major copy where its layout needs one."""
     X = as_array(X)
     expect_2d(X, name)
-    return readable(X, dtype_name(X))
+    return readable(X)
 
 
 def _metric(who, metric, kwargs):
@@ -93,8 +93,7 @@ def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, memory_budget=
         distances = at.empty((XA.shape[0], k), at.distance_dtype(XA))
         indices = at.empty((XA.shape[0], k), "int64")
         _cudist.knn(at.export(XA), at.export(XB), k, at.export(distances), at.export(indices),
-                    metric, pad, at.device, at.stream, **params,
-                    memory_budget=budget_bytes(memory_budget))
+                    metric, pad, at.device, at.stream, *params, budget_bytes(memory_budget))
     return distances, indices
 
 
@@ -119,7 +118,7 @@ def self_knn(X, k, metric="euclidean", *, exclude_self=True, pad=False, device=N
     k = _k("self_knn", k)
     with placed(X, device) as at:
         return _cudist.self_knn(at.export(X), k, metric, bool(exclude_self), bool(pad),
-                                at.framework, at.home_device, at.device, at.stream, **params)
+                                at.framework, at.home_device, at.device, at.stream, *params)
 
 
 @timed
@@ -146,7 +145,7 @@ def knn_batched(XA, XB, XA_offsets, XB_offsets, k, metric="euclidean", *, pad=Fa
     with placed(XA, device) as at:
         return _cudist.knn_batched(at.export(XA), at.export(XB), XA_offsets, XB_offsets, k, metric,
                                    bool(pad), at.framework, at.home_device, at.device, at.stream,
-                                   **params)
+                                   *params)
 
 
 @timed
@@ -179,7 +178,7 @@ def _match(XA, XB, XA_offsets, XB_offsets, metric, ratio, mutual, max_distance, 
         pairs, distances, offsets = _cudist.match(
             at.export(XA), at.export(XB), XA_offsets, XB_offsets, metric, float(ratio),
             bool(mutual), float(max_distance), at.framework, at.home_device, at.device, at.stream,
-            **params)
+            *params)
     return pairs, distances.reshape(-1), offsets.reshape(-1)
 
 
@@ -224,5 +223,5 @@ def radius(XA, XB, r, metric="euclidean", *, device=None, **kwargs):
     with placed(XA, device) as at:
         offsets, indices, distances = _cudist.radius(
             at.export(XA), at.export(XB), float(r), metric, at.framework, at.home_device,
-            at.device, at.stream, **params)
+            at.device, at.stream, *params)
     return offsets.reshape(-1), indices.reshape(-1), distances.reshape(-1)
