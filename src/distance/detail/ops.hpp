@@ -50,6 +50,23 @@ CUDIST_HD T max_ignoring_nan(T acc, T v) {
 template <class C>
 CUDIST_HD C sqrt_of(C v) { return std::sqrt(v); }
 
+/// sqrt(v), correctly rounded, for v in [2^-101, FLT_MAX]: what the CUDA compiler emits for sqrtf
+/// there (a reciprocal square root and one Newton step), without the test of the argument's range
+/// and the branch around its slow path, which were 15% of the instructions of euclidean pdist at
+/// d = 2 (docs/tuning.md, D4c). The in-range entries of a recomputing op (outside_float_range)
+/// lie inside [2^-80, FLT_MAX]; tests/distance/sqrt_in_range_test.cu checks every float of that
+/// range against sqrtf, bit for bit.
+CUDIST_HD float sqrt_in_range(float v) {
+#if defined(__CUDA_ARCH__)
+  float r;
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));  // no subnormal argument in the range
+  float const root = v * r;
+  return fmaf(fmaf(-root, root, v), 0.5f * r, root);
+#else
+  return std::sqrt(v);
+#endif
+}
+
 template <class C, class Out>
 struct OpBase {
   using Compute = C;
@@ -61,6 +78,8 @@ struct OpBase {
   /// finish(acc) = inexact(acc) ? exact_finish(i, j) : in_range_finish(acc, i, j); the GPU
   /// engine writes in_range_finish and fixes the inexact entries after its tile (off the hot path).
   static constexpr bool kRecomputes = false;
+  /// Has in_range_finish_unchecked(acc): in_range_finish without sqrtf's range test (SqDiffSumOp).
+  static constexpr bool kUncheckedRoot = false;
   static CUDIST_HD C pad() { return C(0); }    // input value for columns beyond d
 };
 
@@ -133,6 +152,7 @@ struct SqDiffSumOp : OpBase<C, Out> {
   using Acc = C;
   static constexpr bool kLaneWise = true;
   static constexpr bool kRecomputes = std::is_same_v<C, float>;
+  static constexpr bool kUncheckedRoot = kRecomputes && std::is_same_v<Out, float>;
   bool take_sqrt = false;
   SourceRows<C> rows;  // float only: for the inexact entries
   static CUDIST_HD Acc init() { return Acc(0); }
@@ -158,6 +178,11 @@ struct SqDiffSumOp : OpBase<C, Out> {
   CUDIST_HD Out in_range_finish(Acc acc, std::int64_t, std::int64_t) const {
     Out const v = static_cast<Out>(acc);
     return take_sqrt ? sqrt_of(v) : v;
+  }
+  /// The same for an acc that is not inexact(acc), so inside sqrt_in_range's range.
+  CUDIST_HD Out in_range_finish_unchecked(Acc acc) const {
+    Out const v = static_cast<Out>(acc);
+    return take_sqrt ? sqrt_in_range(v) : v;
   }
   CUDIST_HD Out exact_finish(std::int64_t i, std::int64_t j) const {
     double const exact = exact_squares(i, j);

@@ -211,6 +211,18 @@ struct PairwiseTileKernel {
     return (idx / 4) * kGroupStride + 4 * t + idx % 4;
   }
 
+  /// Column kk of the slab in buffer buf, stepped into every accumulator of the thread.
+  __device__ static void step_column(Params const& p, SharedStorage const& s, int buf, int kk, std::int64_t k0,
+                                     int tx, int ty, Acc (&acc)[kTM][kTN]) {
+    C a[kTM], b[kTN];
+    read_fragment(s.xs[buf][kk], ty, a);
+    read_fragment(s.ys[buf][kk], tx, b);
+#pragma unroll
+    for (int i = 0; i < kTM; ++i)
+#pragma unroll
+      for (int j = 0; j < kTN; ++j) ops::step_at(p.op, acc[i][j], a[i], b[j], s.ws[buf], kk, k0);
+  }
+
   /// The main loop: acc = reduce over all of d for the tile at (row0, col0). Callable repeatedly
   /// by consumers that walk several tiles (fused top-k keeps its selection across column tiles).
   /// Ends with a barrier, so shared memory may be reused right after.
@@ -238,15 +250,15 @@ struct PairwiseTileKernel {
         load_slab(p.x, p.m, p.ldx, p.x_vec, row0, k0 + kBK, p.d, tid, sx);
         load_y_slab(p, col0, k0 + kBK, tid, sy);
       }
+      if (!kPolicy.epilogue_bound || has_next || k0 + kBK == p.d) {
 #pragma unroll
-      for (int kk = 0; kk < kBK; ++kk) {
-        C a[kTM], b[kTN];
-        read_fragment(s.xs[buf][kk], ty, a);
-        read_fragment(s.ys[buf][kk], tx, b);
-#pragma unroll
-        for (int i = 0; i < kTM; ++i)
-#pragma unroll
-          for (int j = 0; j < kTN; ++j) ops::step_at(p.op, acc[i][j], a[i], b[j], s.ws[buf], kk, k0);
+        for (int kk = 0; kk < kBK; ++kk) step_column(p, s, buf, kk, k0, tx, ty, acc);
+      } else {
+        // The last slab of a d that is not a multiple of kBK, without its padding columns
+        // (policy.hpp): d = 2 in 4-column slabs, d = 1 in 16 (D4, D2).
+        int const columns = static_cast<int>(p.d - k0);
+#pragma unroll 1
+        for (int kk = 0; kk < columns; ++kk) step_column(p, s, buf, kk, k0, tx, ty, acc);
       }
       if (has_next) {
         store_slab(sx, s.xs[buf ^ 1], tid);
@@ -275,7 +287,9 @@ struct PairwiseTileKernel {
   }
 
   __device__ static Out finish_in_tile(Params const& p, Acc const& acc, std::int64_t row, std::int64_t col) {
-    if constexpr (Op::kRecomputes) {
+    if constexpr (Op::kUncheckedRoot && kPolicy.epilogue_bound) {
+      return p.op.in_range_finish_unchecked(acc);  // rewritten after the tile where inexact
+    } else if constexpr (Op::kRecomputes) {
       return p.op.in_range_finish(acc, row, col);
     } else {
       return p.op.finish(acc, row, col);

@@ -10,6 +10,13 @@ struct TilePolicy {
   int block_k;   // columns per pipeline stage
   int threads;   // 16 x 16 threads, each owning an 8 x 8 block of outputs
   int min_blocks_per_sm;
+  // Shapes for small d or small problems, whose finish and stores weigh as much as their sums: the
+  // last slab of a d that is not a multiple of block_k runs only its real columns (the rest would
+  // add the op's identity), and euclidean's root skips sqrtf's range test (ops.hpp
+  // sqrt_in_range). D4c 985 -> 759 us, D5 162 -> 133, D2 9.3 -> 7.2 (runs 51-55). Deep large tiles
+  // keep one straight-line slab loop and sqrtf: either change cost them registers and 1.5-6%
+  // (D3, D7, M1) where d fills every slab.
+  bool epilogue_bound = false;
 };
 
 /// Which tiles a problem gets.
@@ -36,7 +43,8 @@ struct PairwisePolicy {
   static constexpr TilePolicy value{
       small ? 64 : 128, small ? 64 : 128,
       kShape == TileShape::kShallow ? 4 : kDeep, 256,
-      kShape == TileShape::kSmallLaneWise ? 4 : kElementBytes == 8 && kShape != TileShape::kSmall ? 1 : 2};
+      kShape == TileShape::kSmallLaneWise ? 4 : kElementBytes == 8 && kShape != TileShape::kSmall ? 1 : 2,
+      kShape != TileShape::kLarge};
 };
 
 /// d at or below this runs shallow slabs (float32 lane-wise ops).
