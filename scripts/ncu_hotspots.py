@@ -46,6 +46,28 @@ def main():
         print(f"\n-- top {args.top} lines by {label}")
         for r in sorted(rows, key=lambda r: -number(r[key]))[: args.top]:
             print(f"{100 * number(r[key]) / total:5.1f}%  {r.get('Address', ''):>6}  {r.get('Source', '')[:110]}")
+    print_opcodes(rows, executed, total_e)
+
+
+def opcode(source):
+    """The instruction's opcode without its modifiers: "@!P1 FSETP.GE.AND P0, ..." -> "FSETP"."""
+    words = source.split()
+    if words and words[0].startswith("@"):
+        words = words[1:]
+    return words[0].split(".")[0] if words else "?"
+
+
+def print_opcodes(rows, executed, total):
+    """Executed instructions by opcode: where a kernel whose lines all run equally often (an
+    epilogue-bound one) spends its issue slots."""
+    counts = {}
+    for r in rows:
+        op = opcode(r.get("Source", ""))
+        counts[op] = counts.get(op, 0.0) + number(r[executed])
+    print("\n-- executed instructions by opcode")
+    for op, n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        if n / total >= 0.002:
+            print(f"{100 * n / total:5.1f}%  {n:12.4g}  {op}")
 
 
 if __name__ == "__main__":

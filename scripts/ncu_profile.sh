@@ -42,5 +42,7 @@ for spec in "$@"; do
   echo "ncu_profile: $case_id $kernel: exit $?"
   ncu --import "/tmp/$case_id.ncu-rep" --page details > "$OUT/$case_id-details.txt" 2>&1
   python3 scripts/ncu_hotspots.py "/tmp/$case_id.ncu-rep" --top 40 > "$OUT/$case_id-hotspots.txt" 2>&1
+  # The whole SASS with per-line counts: the opcode table says what, this says where.
+  ncu --import "/tmp/$case_id.ncu-rep" --page source --print-source sass --csv > "$OUT/$case_id-sass.csv" 2>&1
 done
-tar -czf "$OUT/ncu-profile.tgz" -C "$OUT" --remove-files $(cd "$OUT" && ls *-kernels.txt *-details.txt *-hotspots.txt *-ncu.log 2>/dev/null)
+tar -czf "$OUT/ncu-profile.tgz" -C "$OUT" --remove-files $(cd "$OUT" && ls *-kernels.txt *-details.txt *-hotspots.txt *-sass.csv *-ncu.log 2>/dev/null)
