@@ -176,7 +176,7 @@ if want multigpu; then
       > "$OUT/multi-gpu-knn.json" 2>> "$OUT/summary.log"
   rc=$?; note "multigpu bench exit $rc: $(grep -E '"(speedup|identical_answers)"' "$OUT/multi-gpu-knn.json" | tr -d '\n ')"
   [ $rc -eq 0 ] || status=1
-  python3 scripts/timeline_summary.py /tmp/multi-gpu-knn-timeline.json > "$OUT/multi-gpu-knn-steps.txt" 2>&1
+  python3 scripts/timeline_summary.py --tree /tmp/multi-gpu-knn-timeline.json > "$OUT/multi-gpu-knn-steps.txt" 2>&1
   # Issue 14's Dask figure: one worker per GPU against the in-process multi-GPU call on the same
   # job. The machine has no network: dask travels as wheels in .whl/ (carry it).
   if ls .whl/*.whl > /dev/null 2>&1; then
