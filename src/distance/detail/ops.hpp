@@ -179,7 +179,8 @@ struct SqDiffSumOp : OpBase<C, Out> {
     Out const v = static_cast<Out>(acc);
     return take_sqrt ? sqrt_of(v) : v;
   }
-  /// The same for an acc that is not inexact(acc), so inside sqrt_in_range's range.
+  /// The same where acc is not inexact(acc), so inside sqrt_in_range's range; any value elsewhere
+  /// (the GPU engine writes it for every entry and rewrites the inexact ones after the tile).
   CUDIST_HD Out in_range_finish_unchecked(Acc acc) const {
     Out const v = static_cast<Out>(acc);
     return take_sqrt ? sqrt_in_range(v) : v;
