@@ -39,27 +39,31 @@ def _one_gpu(device):
     return name.startswith("cuda:") and "," not in name
 
 
-def knn_block(XA, XB, first_row, k, metric, device, params):
+def knn_block(XA, XB, first_row, k, metric, device, params, rank_values=False):
     """The at most k nearest rows of block XB (which starts at row `first_row`) to each row of XA,
-    as (distances, global row indices), nearest first. Fewer than k when XB has fewer rows."""
+    as (distances, global row indices), nearest first. Fewer than k when XB has fewer rows. With
+    rank_values, the values ranked instead of distances (cudist.knn's rank_values): what
+    merge_nearest must order for its answer to be the single-process call's."""
     k_here = min(k, XB.shape[0])
     if k_here == 0:
         xp = _array_module(XA)
         dtype = "float64" if XA.dtype == np.float64 else "float32"
         return (xp.empty((XA.shape[0], 0), dtype=dtype), xp.empty((XA.shape[0], 0), dtype="int64"))
     distances, indices = neighbors.knn(_aligned(XA, device), _aligned(XB, device), k_here, metric,
-                                       device=device, **params)
+                                       device=device, rank_values=rank_values, **params)
     if first_row:  # in place: the call's own new array, where a sum would allocate another
         indices += first_row
     return distances, indices
 
 
-def merge_nearest(candidates, k, largest_first, pad=False):
-    """The k best of the (distances, indices) candidate lists of adjacent blocks, given in block
+def merge_nearest(candidates, k, largest_first, pad=False, root=False):
+    """The k best of the (values, indices) candidate lists of adjacent blocks, given in block
     order, with the single-process call's ranking: nearest first (largest first for a similarity),
     NaN after every other, ties by smaller index. Each list is already ranked and the blocks'
-    indices increase from one list to the next, so one stable sort by distance keeps the ties in
-    index order. With pad, rows are filled to k columns with NaN distances and index -1."""
+    indices increase from one list to the next, so one stable sort by value keeps the ties in
+    index order. The values are the blocks' rank values (knn_block); with root, the merge is the
+    last and its values are squares whose roots are the distances. With pad, rows are filled to k
+    columns with NaN distances and index -1."""
     xp = _array_module(candidates[0][0])
     distances = xp.concatenate([c[0] for c in candidates], axis=1)
     indices = xp.concatenate([c[1] for c in candidates], axis=1)
@@ -67,6 +71,8 @@ def merge_nearest(candidates, k, largest_first, pad=False):
     order = xp.argsort(key, axis=1, kind="stable")[:, :k]
     distances = xp.take_along_axis(distances, order, axis=1)
     indices = xp.take_along_axis(indices, order, axis=1)
+    if root:
+        distances = xp.sqrt(distances)  # correctly rounded, in the values' dtype, as the library's
     missing = k - distances.shape[1]
     if pad and missing > 0:
         rows = distances.shape[0]

@@ -127,9 +127,21 @@ def _result_dtype(blocks, dtype):
     return np.dtype(result_dtype(blocks.array._meta, dtype, None))
 
 
-def _nearest(XA, XB, k, metric, device, params, split_every, pad):
+def _takes_root(metric, kwargs):
+    """Whether the metric's distance is the root of the value cudist.knn ranks (its rank_values):
+    euclidean, seuclidean, mahalanobis and minkowski with p = 2. test_dask.py checks this against
+    the library for every metric."""
+    if metric == "minkowski":
+        return float(kwargs.get("p", 2.0)) == 2.0
+    return metric in ("euclidean", "seuclidean", "mahalanobis")
+
+
+def _nearest(XA, XB, k, metric, device, params, split_every, pad, root):
     """Per row block of XA, the delayed (distances, indices) of its k nearest rows of XB: one
-    knn task per block of XB, merged split_every at a time, in block order."""
+    knn task per block of XB, merged split_every at a time, in block order. The blocks report
+    the values the ranking orders and the merges rank on them (two squares may round to one
+    root: merged roots broke such ties by index, where one call ranks the smaller square first);
+    the last merge takes the root where `root`."""
     largest_first = metric == "inner_product"
     merge = _task(_dask_blocks.merge_nearest, nout=2)
     # One database block holding at least k rows already gives the answer, ranked and indexed
@@ -137,12 +149,13 @@ def _nearest(XA, XB, k, metric, device, params, split_every, pad):
     final = len(XB.blocks) == 1 and k <= XB.array.shape[0]
     results = []
     for a in XA.blocks:
-        level = [_task(_dask_blocks.knn_block, nout=2)(a, b, start, k, metric, device, params)
+        level = [_task(_dask_blocks.knn_block, nout=2)(a, b, start, k, metric, device, params,
+                                                       not final)
                  for b, start in zip(XB.blocks, XB.starts)]
         while len(level) > split_every:
             level = [merge(level[g:g + split_every], k, largest_first)
                      for g in range(0, len(level), split_every)]
-        results.append(level[0] if final else merge(level, k, largest_first, pad))
+        results.append(level[0] if final else merge(level, k, largest_first, pad, root))
     return results
 
 
@@ -170,7 +183,9 @@ def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, split_every=8,
                          "pass pad=True to pad the missing neighbours with index -1")
     device, params = _device(device), _params(kwargs)
     distances, indices = [], []
-    for rows, (d, i) in zip(A.sizes, _nearest(A, B, k, metric, device, params, split_every, pad)):
+    root = _takes_root(metric, kwargs)
+    for rows, (d, i) in zip(A.sizes, _nearest(A, B, k, metric, device, params, split_every, pad,
+                                              root)):
         dtype = _distance_dtype(A)
         distances.append(da.from_delayed(d, (rows, k), dtype, meta=A.meta(2, dtype)))
         indices.append(da.from_delayed(i, (rows, k), np.int64, meta=A.meta(2, np.int64)))
@@ -193,13 +208,14 @@ def match(XA, XB, metric="euclidean", *, ratio=0.75, mutual=False, max_distance=
                     max_distance=max_distance, **kwargs)
     split_every = _split_every("match", split_every)
     device, params = _device(device), _params(kwargs)
-    best_two = _nearest(A, B, 2, metric, device, params, split_every, pad=True)
+    root = _takes_root(metric, kwargs)
+    best_two = _nearest(A, B, 2, metric, device, params, split_every, pad=True, root=root)
     nearest_query = None
     if mutual:
         first_column = _task(_dask_blocks.first_column)
         nearest_query = _task(_dask_blocks.concatenate_vectors)(
             [first_column(i) for _, i in _nearest(B, A, 1, metric, device, params, split_every,
-                                                  pad=True)])
+                                                  pad=True, root=root)])
     match_rows = _task(_dask_blocks.match_rows, nout=2)
     dtype = _distance_dtype(A)
     pairs, distances = [], []

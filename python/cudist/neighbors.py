@@ -71,7 +71,8 @@ def _offsets(who, offsets, name):
 
 
 @timed
-def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, memory_budget=None, **kwargs):
+def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, memory_budget=None,
+        rank_values=False, **kwargs):
     """The k nearest rows of XB to each row of XA.
 
     Returns
@@ -86,6 +87,12 @@ def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, memory_budget=
     An XB in host memory (NumPy) whose rows exceed ``memory_budget`` bytes of device memory
     (default: the GPU's free memory) is streamed to the device in chunks, and the chunks' top-k
     merged exactly: the database may be larger than the GPU.
+
+    With rank_values=True the distances are the values the ranking orders: for euclidean,
+    seuclidean, mahalanobis and minkowski with p = 2 their squares, before the root (two squares
+    may round to one root, and one call ranks on the squares); for every other metric the
+    distances. Merging such answers of calls over parts of XB (nearest first, ties by smaller
+    index) and then taking the root gives what one call over all of XB returns.
     """
     XA, XB, metric, params = _rows("knn", XA, XB, metric, kwargs)
     k = _k("knn", k)
@@ -93,7 +100,8 @@ def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, memory_budget=
         distances = at.empty((XA.shape[0], k), at.distance_dtype(XA))
         indices = at.empty((XA.shape[0], k), "int64")
         _cudist.knn(at.export(XA), at.export(XB), k, at.export(distances), at.export(indices),
-                    metric, pad, at.device, at.stream, *params, budget_bytes(memory_budget))
+                    metric, pad, at.device, at.stream, *params, budget_bytes(memory_budget),
+                    bool(rank_values))
     return distances, indices
 
 

@@ -66,10 +66,11 @@ nb::tuple handed_over(std::string const& framework, std::string const& home, voi
   return nb::make_tuple(to_framework(std::move(arrays), framework, to, stream)...);
 }
 
-KnnOptions knn_options(bool pad, MetricParams params) {
+KnnOptions knn_options(bool pad, MetricParams params, bool rank_values = false) {
   KnnOptions options;
   options.params = std::move(params);
   options.pad = pad;
+  options.rank_values = rank_values;
   return options;
 }
 
@@ -86,14 +87,14 @@ void knn_into(InputArray const& xa, InputArray const& xb, std::int64_t k,
               OutputArray const& distances, OutputArray const& indices, std::string const& metric,
               bool pad, std::string const& device, std::uintptr_t stream, double p,
               std::optional<ParamArray> const& w, std::optional<ParamArray> const& V,
-              std::optional<ParamArray> const& VI, std::uint64_t memory_budget) {
+              std::optional<ParamArray> const& VI, std::uint64_t memory_budget, bool rank_values) {
   Rows r = rows_of("knn", xa, xb, device, stream);
   r.res.memory_budget = memory_budget;
   MatrixView const d = matrix_view(distances, "knn: distances");
   MatrixView const i = matrix_view(indices, "knn: indices");
   expect_reachable(distances, r.res.device, "knn: distances");
   expect_reachable(indices, r.res.device, "knn: indices");
-  KnnOptions const options = knn_options(pad, metric_params(p, w, V, VI));
+  KnnOptions const options = knn_options(pad, metric_params(p, w, V, VI), rank_values);
   Metric const m = metric_from_name(metric);
   InterruptibleRelease released;
   knn(r.res, r.x, r.y, k, m, d, i, options);
@@ -184,8 +185,10 @@ nb::tuple radius_of(InputArray const& xa, InputArray const& xb, double radius_va
 void bind_neighbors(nb::module_& m) {
   m.def("knn", &knn_into, "XA"_a, "XB"_a, "k"_a, "distances"_a, "indices"_a, "metric"_a, "pad"_a,
         "device"_a, "stream"_a, "p"_a, "w"_a.none(), "V"_a.none(), "VI"_a.none(), "memory_budget"_a = 0,
+        "rank_values"_a = false,
         "The k nearest rows of XB per row of XA into (mA, k) distances and int64 indices; an XB in "
-        "host memory beyond memory_budget bytes (0: the GPU's free memory) is streamed in chunks.");
+        "host memory beyond memory_budget bytes (0: the GPU's free memory) is streamed in chunks; "
+        "rank_values: the values ranked (euclidean's squares) instead of distances.");
   m.def("self_knn", &self_knn_of, "X"_a, "k"_a, "metric"_a, "exclude_self"_a, "pad"_a,
         "framework"_a, "home"_a, "device"_a, "stream"_a, "p"_a, "w"_a.none(), "V"_a.none(),
         "VI"_a.none(),

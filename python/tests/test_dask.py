@@ -48,6 +48,49 @@ def test_knn_equals_the_single_process_call(client, rng, metric, split_every):
     np.testing.assert_array_equal(indices, expected_indices)
 
 
+def _rows_whose_squares_share_a_root(rng):
+    """Two rows of XB at distances from XA's one row whose squares differ but round to one root:
+    the first row's square is the larger. One call ranks the second row first."""
+    XA = np.zeros((1, 2), np.float32)
+    Y = np.stack([np.ones(4096, np.float32), rng.uniform(0, 0.01, 4096).astype(np.float32)], axis=1)
+    squares = cudist.cdist(XA, Y, "sqeuclidean", dtype=np.float32)[0]
+    roots = cudist.cdist(XA, Y, "euclidean", dtype=np.float32)[0]
+    order = np.argsort(squares, kind="stable")
+    for a, b in zip(order[:-1], order[1:]):
+        if squares[a] < squares[b] and roots[a] == roots[b]:
+            return XA, Y[[b, a]]
+    pytest.fail("no two squares with one root among 4096 rows")
+
+
+@pytest.mark.parametrize("metric,kwargs", [("euclidean", {}), ("minkowski", {"p": 2}),
+                                           ("seuclidean", {"V": np.ones(2)}),
+                                           ("mahalanobis", {"VI": np.eye(2)})])
+def test_knn_ranks_ties_of_rounded_roots_as_the_single_process_call(client, rng, metric, kwargs):
+    XA, XB = _rows_whose_squares_share_a_root(rng)
+    expected = cudist.knn(XA, XB, 1, metric, **kwargs)
+    assert expected[1][0, 0] == 1  # the smaller square, though its root ties with row 0's
+    result = dask.compute(*cudist.dask.knn(_blocked(XA, 1), _blocked(XB, 1), 1, metric, **kwargs))
+    for got, want in zip(result, expected):
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("metric,kwargs", [
+    ("euclidean", {}), ("sqeuclidean", {}), ("minkowski", {"p": 2}), ("minkowski", {"p": 3}),
+    ("seuclidean", {"V": np.full(5, 2.0)}), ("mahalanobis", {"VI": np.eye(5)}), ("cityblock", {}),
+    ("chebyshev", {}), ("cosine", {}), ("correlation", {}), ("inner_product", {}),
+    ("canberra", {}), ("braycurtis", {})])
+def test_the_merges_take_the_root_where_the_library_ranks_on_squares(rng, metric, kwargs):
+    A, B = rng.standard_normal((6, 5)), rng.standard_normal((9, 5))
+    distances, indices = cudist.knn(A, B, 4, metric, **kwargs)
+    values, value_indices = cudist.knn(A, B, 4, metric, rank_values=True, **kwargs)
+    np.testing.assert_array_equal(value_indices, indices)
+    if cudist.dask._takes_root(metric, kwargs):
+        np.testing.assert_array_equal(np.sqrt(values), distances)
+        assert not np.array_equal(values, distances)
+    else:
+        np.testing.assert_array_equal(values, distances)
+
+
 def test_knn_pads_past_the_rows_of_xb_as_the_single_process_call(client, rng):
     A, B = _integers(rng, 6), _integers(rng, 5)
     result = dask.compute(*cudist.dask.knn(_blocked(A, 4), _blocked(B, 2), 8, pad=True))

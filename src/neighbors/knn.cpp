@@ -58,13 +58,15 @@ void run_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatr
   bool const one_problem = !self && batch.x_offsets.size() == 2;
   std::int64_t const chunk_rows = one_problem ? neighbors::detail::database_chunk_rows(res, y, metric) : 0;
   if (chunk_rows != 0) {
-    neighbors::detail::knn_in_database_chunks(who, res, x, y, k, metric, options, distances, indices,
-                                              chunk_rows);
+    using neighbors::detail::Reported;
+    neighbors::detail::knn_in_database_chunks(who, res, x, y, k, metric, options, distances, indices, chunk_rows,
+                                              options.rank_values ? Reported::kKeys : Reported::kDistances);
     return;
   }
   std::uint64_t const requests = cudist::detail::interrupt_requests();
-  PlannedSelect const planned = neighbors::detail::plan_select(
+  PlannedSelect planned = neighbors::detail::plan_select(
       who, res, x, y, batch, metric, options.params, self, exclude_self);
+  if (options.rank_values) planned.problem.rank.sqrt_distance = false;
   std::optional<Array> d_stage, i_stage;
   using cudist::detail::staged_output;
   MatrixView const d = staged_output(distances, res.device, res.stream, false, d_stage);

@@ -95,6 +95,15 @@ std::vector<ShardBest> best_per_shard(char const* who, std::vector<Resources> co
   return best;
 }
 
+/// The shards' answers as `options` asks them reported: with rank_values, the merge takes no
+/// root.
+std::vector<ShardBest> reported(std::vector<ShardBest> best, KnnOptions const& options) {
+  if (options.rank_values) {
+    for (ShardBest& b : best) b.rank.sqrt_distance = false;
+  }
+  return best;
+}
+
 /// The ranking the shards used (the same on every shard that ran).
 RankSpec rank_of(std::vector<ShardBest> const& best) {
   for (ShardBest const& b : best) {
@@ -308,7 +317,8 @@ void split_knn_queries(char const* who, std::vector<Resources> const& shards, Co
 
 KnnResult split_knn(char const* who, std::vector<Resources> const& shards, ConstMatrixView x,
                     ConstMatrixView y, std::int64_t k, Metric metric, KnnOptions const& options) {
-  std::vector<ShardBest> const best = best_per_shard(who, shards, x, y, k, metric, options.params);
+  std::vector<ShardBest> const best =
+      reported(best_per_shard(who, shards, x, y, k, metric, options.params), options);
   KnnResult host = merged(best, x.rows, k, distance_output_dtype(x.dtype));
   return {returned_on(shards[0], std::move(host.distances)),
           returned_on(shards[0], std::move(host.indices))};
@@ -317,7 +327,8 @@ KnnResult split_knn(char const* who, std::vector<Resources> const& shards, Const
 void split_knn(char const* who, std::vector<Resources> const& shards, ConstMatrixView x,
                ConstMatrixView y, std::int64_t k, Metric metric, KnnOptions const& options,
                MatrixView distances, MatrixView indices) {
-  std::vector<ShardBest> const best = best_per_shard(who, shards, x, y, k, metric, options.params);
+  std::vector<ShardBest> const best =
+      reported(best_per_shard(who, shards, x, y, k, metric, options.params), options);
   merge_into(best, k, distances, indices);
 }
 
@@ -326,7 +337,7 @@ KnnResult split_self_knn(char const* who, std::vector<Resources> const& shards, 
                          bool exclude_self) {
   // One more than k from each part: a part's best may include the point itself, dropped below.
   std::vector<ShardBest> const best =
-      best_per_shard(who, shards, x, x, k + 1, metric, options.params);
+      reported(best_per_shard(who, shards, x, x, k + 1, metric, options.params), options);
   SelfJoinFix fix;
   fix.active = true;
   fix.exclude_self = exclude_self;

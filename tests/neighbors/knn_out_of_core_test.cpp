@@ -3,6 +3,7 @@
 // included). A small Resources::memory_budget forces the chunks on small problems.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -63,6 +64,31 @@ TEST(KnnOutOfCore, ChunkedDatabaseGivesTheInMemoryAnswer) {
     KnnResult const whole = knn_of_host_database(test::backend_resources(), x, y, c.k, c.metric);
     KnnResult const chunked = knn_of_host_database(budget_of_rows(c.chunk_rows, y), x, y, c.k, c.metric);
     EXPECT_TRUE(test::identical(chunked, whole));
+  }
+}
+
+/// KnnOptions::rank_values, in memory and through the chunks' merge: the same neighbours, and
+/// values whose roots are the distances where the metric ranks on squares (the distances
+/// themselves elsewhere).
+TEST(KnnOutOfCore, RankValuesAreTheSquaresOfTheRootMetrics) {
+  CUDIST_REQUIRE_BACKEND();
+  Array const x = test::random_reals(31, 5, DType::kFloat32, -2, 2, 3).array;
+  Array const y = test::random_reals(97, 5, DType::kFloat32, -2, 2, 4).array;
+  KnnOptions ranked;
+  ranked.rank_values = true;
+  for (Metric const metric : {Metric::kEuclidean, Metric::kCityblock, Metric::kInnerProduct}) {
+    for (std::int64_t const chunk : {std::int64_t{0}, std::int64_t{13}}) {
+      SCOPED_TRACE(std::string(metric_name(metric)) + " chunk=" + std::to_string(chunk));
+      Resources const res = chunk == 0 ? test::backend_resources() : budget_of_rows(chunk, y);
+      KnnResult const distances = knn_of_host_database(res, x, y, 6, metric);
+      KnnResult const values = knn_of_host_database(res, x, y, 6, metric, ranked);
+      ASSERT_TRUE(test::identical(values.indices.view(), distances.indices.view()));
+      for (std::int64_t e = 0; e < x.rows() * 6; ++e) {
+        float const v = values.distances.data_as<float>()[e];
+        float const expected = metric == Metric::kEuclidean ? std::sqrt(v) : v;
+        ASSERT_EQ(expected, distances.distances.data_as<float>()[e]) << "entry " << e;
+      }
+    }
   }
 }
 

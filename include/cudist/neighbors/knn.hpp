@@ -36,6 +36,13 @@ struct KnnOptions {
   /// Allow k larger than the number of candidates: the missing slots of a row get index -1 and a
   /// NaN distance (after every real answer). Without it, such a k is an error.
   bool pad = false;
+  /// Report the values the ranking orders instead of distances: for the metrics whose distance is
+  /// a square root (euclidean, seuclidean, mahalanobis, minkowski with p = 2) the squares, before
+  /// the root; every other metric's distances as they are. The answers of several calls over
+  /// parts of y merge on these exactly as one call ranks (two squares may round to one root, and
+  /// then only their squares tell which comes first); the root of a merged value is the distance
+  /// one call reports. cudist.dask merges its blocks this way.
+  bool rank_values = false;
 };
 
 /// k nearest rows per query row: (m, k) distances (float32; float64 for float64 inputs) and
