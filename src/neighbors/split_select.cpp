@@ -269,12 +269,14 @@ class SharedUpload {
   SharedUpload(char const* who, std::vector<Resources> const& shards, ConstMatrixView y)
       : shards_(shards), parts_(split_rows(y.rows, shards.size())), copies_(shards.size()) {
     run_parts(who, shards, [&](std::size_t s) {
+      cudist::TimelineSpan const span("this device's part of y from the host");
       copies_[s] = Array::allocate(y.rows, y.cols, y.dtype, shards[s].device, shards[s].stream);
       copy(row_slice(y, parts_[s]), row_slice(copies_[s].view(), parts_[s]), shards[s].stream);
     });
   }
 
   ConstMatrixView take_other_parts(std::size_t s) {
+    cudist::TimelineSpan const span("the other parts of y from the peers (enqueued)");
     for (std::size_t t = 0; t < copies_.size(); ++t) {
       if (t == s) continue;
       copy(row_slice(copies_[t].view(), parts_[t]), row_slice(copies_[s].view(), parts_[t]),
