@@ -5,6 +5,12 @@
     python3 bench/multi_gpu_knn.py > bench/results/<date>-<machine>-multi-gpu-knn.json
     python3 bench/multi_gpu_knn.py --devices cuda:0,1,2,3 --inputs cupy
 
+Then, on the single device, the two shares a 2-GPU split gives one GPU: half the queries against
+all of the database (the query split) and all the queries against half of it (the database
+split), each as a fraction of the whole job: the best a split can do is bounded by how its share
+scales (run 60: the GPUs of the CuPy split each waited 55% of the one-GPU time). --no-shares
+leaves them out.
+
 Both runs start from the same inputs (host NumPy arrays, or CuPy arrays on cuda:0 with
 --inputs cupy) and end with the results where the inputs live. Each configuration runs once to
 warm up (CUDA contexts, allocator pools), then --repeats times; the median wall-clock time is
@@ -43,6 +49,19 @@ def timed(call, repeats, sync):
     return statistics.median(times), times, result
 
 
+def shares(XA, XB, args, sync, single_ms):
+    """One GPU's share of each 2-GPU split, timed on the single device, and its fraction of the
+    whole job (0.5 would be a share that costs exactly half)."""
+    halves = {"half_queries": (XA[: XA.shape[0] // 2], XB),
+              "half_database": (XA, XB[: XB.shape[0] // 2])}
+    result = {}
+    for name, (xa, xb) in halves.items():
+        median, _, _ = timed(lambda: cudist.knn(xa, xb, args.k, "euclidean", device=args.single),
+                             args.repeats, sync)
+        result[name] = {"median_ms": median * 1e3, "of_single": median * 1e3 / single_ms}
+    return result
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=40_000)
@@ -54,6 +73,8 @@ def main():
     parser.add_argument("--inputs", choices=["numpy", "cupy"], default="numpy")
     parser.add_argument("--repeats", type=int, default=10)
     parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument("--no-shares", dest="shares", action="store_false",
+                        help="skip timing one GPU's share of each split")
     args = parser.parse_args()
 
     rng = np.random.default_rng(args.seed)
@@ -85,6 +106,8 @@ def main():
         "speedup": runs["single"]["median_ms"] / runs["split"]["median_ms"],
         "target_speedup": 1.85, "identical_answers": identical,
     }
+    if args.shares:
+        report["shares_on_single"] = shares(XA, XB, args, sync, runs["single"]["median_ms"])
     json.dump(report, sys.stdout, indent=2)
     print()
     return 0 if identical else 1
