@@ -172,11 +172,17 @@ if want multigpu; then
   # With the calls' host-side steps (CUDIST_TIMELINE), summarised per configuration into
   # multi-gpu-knn-steps.txt: where the NumPy call's time goes outside the kernels.
   rm -f /tmp/multi-gpu-knn-timeline.json
+  # --no-shares: the shares' one-GPU calls would be summarised with the whole job's; they come
+  # from a run of their own, untraced.
   CUDIST_TIMELINE=/tmp/multi-gpu-knn-timeline.json PYTHONPATH=/tmp/cudist-py python3 bench/multi_gpu_knn.py \
-      > "$OUT/multi-gpu-knn.json" 2>> "$OUT/summary.log"
+      --no-shares > "$OUT/multi-gpu-knn.json" 2>> "$OUT/summary.log"
   rc=$?; note "multigpu bench exit $rc: $(grep -E '"(speedup|identical_answers)"' "$OUT/multi-gpu-knn.json" | tr -d '\n ')"
   [ $rc -eq 0 ] || status=1
   python3 scripts/timeline_summary.py --tree /tmp/multi-gpu-knn-timeline.json > "$OUT/multi-gpu-knn-steps.txt" 2>&1
+  PYTHONPATH=/tmp/cudist-py python3 bench/multi_gpu_knn.py --repeats 5 > "$OUT/multi-gpu-knn-shares.json" \
+      2>> "$OUT/summary.log"
+  note "multigpu shares exit $?: $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["shares_on_single"])' \
+      "$OUT/multi-gpu-knn-shares.json" 2>&1)"
   # Issue 14's Dask figure: one worker per GPU against the in-process multi-GPU call on the same
   # job. The machine has no network: dask travels as wheels in .whl/ (carry it).
   if ls .whl/*.whl > /dev/null 2>&1; then

@@ -128,12 +128,9 @@ def _result_dtype(blocks, dtype):
 
 
 def _takes_root(metric, kwargs):
-    """Whether the metric's distance is the root of the value cudist.knn ranks (its rank_values):
-    euclidean, seuclidean, mahalanobis and minkowski with p = 2. test_dask.py checks this against
-    the library for every metric."""
-    if metric == "minkowski":
-        return float(kwargs.get("p", 2.0)) == 2.0
-    return metric in ("euclidean", "seuclidean", "mahalanobis")
+    """Whether the metric's distance is the root of the value cudist.knn ranks (its rank_values),
+    as the library decides it."""
+    return _cudist.ranks_on_squares(metric, float(kwargs.get("p", 2.0)))
 
 
 def _nearest(XA, XB, k, metric, device, params, split_every, pad, root):

@@ -189,6 +189,15 @@ void bind_neighbors(nb::module_& m) {
         "The k nearest rows of XB per row of XA into (mA, k) distances and int64 indices; an XB in "
         "host memory beyond memory_budget bytes (0: the GPU's free memory) is streamed in chunks; "
         "rank_values: the values ranked (euclidean's squares) instead of distances.");
+  m.def(
+      "ranks_on_squares",
+      [](std::string const& metric, double p) {
+        MetricParams params;
+        params.p = p;
+        return ranks_on_squares(metric_from_name(metric), params);
+      },
+      "metric"_a, "p"_a,
+      "Whether knn ranks the metric on the squares of its distances (its rank_values are those).");
   m.def("self_knn", &self_knn_of, "X"_a, "k"_a, "metric"_a, "exclude_self"_a, "pad"_a,
         "framework"_a, "home"_a, "device"_a, "stream"_a, "p"_a, "w"_a.none(), "V"_a.none(),
         "VI"_a.none(),

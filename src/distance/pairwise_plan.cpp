@@ -123,7 +123,6 @@ MetricPlan plan_metric(Resources const& res, char const* who, Metric metric, Met
     case Metric::kEuclidean:
     case Metric::kSqEuclidean:
       op.kind = OpKind::kSqDiffSum;
-      op.take_sqrt = metric == Metric::kEuclidean;
       fold_weights(sqrt_fn);
       break;
     case Metric::kCityblock:
@@ -145,7 +144,6 @@ MetricPlan plan_metric(Resources const& res, char const* who, Metric metric, Met
         fold_weights(identity);
       } else if (p == 2) {
         op.kind = OpKind::kSqDiffSum;
-        op.take_sqrt = true;
         fold_weights(sqrt_fn);
       } else {
         op.kind = OpKind::kPowDiffSum;
@@ -170,7 +168,6 @@ MetricPlan plan_metric(Resources const& res, char const* who, Metric metric, Met
         prep.col_scale[k] = 1.0 / std::sqrt(var[k]);
       }
       op.kind = OpKind::kSqDiffSum;
-      op.take_sqrt = true;
       break;
     }
     case Metric::kMahalanobis: {
@@ -185,7 +182,6 @@ MetricPlan plan_metric(Resources const& res, char const* who, Metric metric, Met
       for (std::int64_t r = 0; r < d; ++r)
         for (std::int64_t c = 0; c < d; ++c) prep.transform[c * d + r] = (*l)[r * d + c];
       op.kind = OpKind::kSqDiffSum;
-      op.take_sqrt = true;
       break;
     }
     case Metric::kCosine:
@@ -240,6 +236,7 @@ MetricPlan plan_metric(Resources const& res, char const* who, Metric metric, Met
       op.kind = OpKind::kXorPopcount;
       break;
   }
+  op.take_sqrt = takes_root(metric, prm.p);
   prep.needed = prep.center || prep.normalize_sum || prep.norms || !prep.col_scale.empty() ||
                 !prep.transform.empty();
   return plan;
@@ -305,6 +302,11 @@ Array prepared(Resources const& res, ConstMatrixView in, DType compute, MetricPl
 }
 
 }  // namespace
+
+bool takes_root(Metric metric, double p) {
+  return metric == Metric::kEuclidean || metric == Metric::kSEuclidean || metric == Metric::kMahalanobis ||
+         (metric == Metric::kMinkowski && p == 2);
+}
 
 void run_pairwise(Resources const& res, PairwiseProblem const& problem) {
   if (res.device.is_cuda()) {

@@ -101,7 +101,7 @@ class RunningTopK {
 template <class Out>
 RankSpec run_chunks(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_t k,
                     Metric metric, MetricParams const& params, MatrixView distances, MatrixView indices,
-                    std::int64_t chunk_rows, Reported reported) {
+                    std::int64_t chunk_rows, bool rank_values) {
   std::uint64_t const requests = cudist::detail::interrupt_requests();
   RunningTopK<Out> best(x.rows, k, metric == Metric::kInnerProduct);
   std::optional<Array> x_stage;  // the queries go to the device once, not with every chunk
@@ -131,7 +131,7 @@ RankSpec run_chunks(char const* who, Resources const& res, ConstMatrixView x, Co
     }
     cudist::detail::report_progress(who, r1, y.rows);
   }
-  best.write(rank.sqrt_distance && reported == Reported::kDistances, distances, indices, res.stream);
+  best.write(rank.sqrt_distance && !rank_values, distances, indices, res.stream);
   return rank;
 }
 
@@ -171,13 +171,14 @@ std::int64_t database_chunk_rows(Resources const& res, ConstMatrixView y, Metric
 
 RankSpec knn_in_database_chunks(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
                                 std::int64_t k, Metric metric, KnnOptions const& options, MatrixView distances,
-                                MatrixView indices, std::int64_t chunk_rows, Reported reported) {
+                                MatrixView indices, std::int64_t chunk_rows) {
   // Defaults estimated from a chunk would differ from chunk to chunk: estimate them from all rows.
   MetricParams const params = cudist::detail::with_estimates(res, who, metric, options.params, x, y);
   if (distance_output_dtype(x.dtype) == DType::kFloat64) {
-    return run_chunks<double>(who, res, x, y, k, metric, params, distances, indices, chunk_rows, reported);
+    return run_chunks<double>(who, res, x, y, k, metric, params, distances, indices, chunk_rows,
+                              options.rank_values);
   }
-  return run_chunks<float>(who, res, x, y, k, metric, params, distances, indices, chunk_rows, reported);
+  return run_chunks<float>(who, res, x, y, k, metric, params, distances, indices, chunk_rows, options.rank_values);
 }
 
 }  // namespace cudist::neighbors::detail

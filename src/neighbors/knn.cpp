@@ -13,6 +13,7 @@
 #include "core/detail/split.hpp"
 #include "core/detail/validate_view.hpp"
 #include "cudist/core/timeline.hpp"
+#include "distance/detail/plan.hpp"
 #include "neighbors/detail/backend.hpp"
 #include "neighbors/detail/database_chunks.hpp"
 #include "neighbors/detail/plan.hpp"
@@ -58,9 +59,8 @@ void run_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatr
   bool const one_problem = !self && batch.x_offsets.size() == 2;
   std::int64_t const chunk_rows = one_problem ? neighbors::detail::database_chunk_rows(res, y, metric) : 0;
   if (chunk_rows != 0) {
-    using neighbors::detail::Reported;
-    neighbors::detail::knn_in_database_chunks(who, res, x, y, k, metric, options, distances, indices, chunk_rows,
-                                              options.rank_values ? Reported::kKeys : Reported::kDistances);
+    neighbors::detail::knn_in_database_chunks(who, res, x, y, k, metric, options, distances, indices,
+                                              chunk_rows);
     return;
   }
   std::uint64_t const requests = cudist::detail::interrupt_requests();
@@ -136,6 +136,10 @@ void split_knn_into(char const* who, Resources const& res, ConstMatrixView x, Co
 }
 
 }  // namespace
+
+bool ranks_on_squares(Metric metric, MetricParams const& params) {
+  return cudist::detail::takes_root(metric, params.p);
+}
 
 void knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_t k, Metric metric,
          MatrixView distances, MatrixView indices, KnnOptions const& options) {

@@ -64,8 +64,9 @@ ShardBest shard_best(char const* who, Resources const& shard, ConstMatrixView x,
     best.indices = Array::allocate(x.rows, k, DType::kInt64, Device::cpu());
     KnnOptions options;
     options.params = params;
+    options.rank_values = true;
     best.rank = knn_in_database_chunks(who, shard, x, part_y, k, metric, options, best.values.view(),
-                                       best.indices.view(), chunk_rows, Reported::kKeys);
+                                       best.indices.view(), chunk_rows);
   } else {
     std::optional<Array> x_copy, y_copy;
     ConstMatrixView const xs = readable_on(shard, x, x_copy);

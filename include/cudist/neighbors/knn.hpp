@@ -41,9 +41,14 @@ struct KnnOptions {
   /// the root; every other metric's distances as they are. The answers of several calls over
   /// parts of y merge on these exactly as one call ranks (two squares may round to one root, and
   /// then only their squares tell which comes first); the root of a merged value is the distance
-  /// one call reports. cudist.dask merges its blocks this way.
+  /// one call reports (ranks_on_squares says where). cudist.dask merges its blocks this way.
   bool rank_values = false;
 };
+
+/// Whether knn ranks `metric` on the squares of its distances, so that its rank_values are those
+/// squares and a merge of them takes the root last: euclidean, seuclidean, mahalanobis, and
+/// minkowski with params.p = 2.
+bool ranks_on_squares(Metric metric, MetricParams const& params);
 
 /// k nearest rows per query row: (m, k) distances (float32; float64 for float64 inputs) and
 /// (m, k) int64 indices into y (into the problem's own rows of y for a batch), nearest first.

@@ -33,6 +33,11 @@ PlannedPairwise plan_pairwise(Resources const& res, char const* who, ConstMatrix
 MetricParams with_estimates(Resources const& res, char const* who, Metric metric, MetricParams params,
                             ConstMatrixView x, ConstMatrixView y);
 
+/// Whether the metric's distance is the square root of the sum its op accumulates (euclidean,
+/// seuclidean, mahalanobis, minkowski with p = 2): the op then takes the root last, and neighbour
+/// selection ranks on the sums (knn's rank_values).
+bool takes_root(Metric metric, double p);
+
 /// Runs a planned problem on res.device.
 void run_pairwise(Resources const& res, PairwiseProblem const& problem);
 

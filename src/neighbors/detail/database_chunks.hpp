@@ -20,20 +20,17 @@ std::int64_t database_rows_held(Resources const& res, ConstMatrixView y, Metric 
 /// Rows of y per chunk, or 0 when y is used whole: y in host memory beyond database_rows_held.
 std::int64_t database_chunk_rows(Resources const& res, ConstMatrixView y, Metric metric);
 
-/// What the chunked knn reports: the distances as the in-memory call does, or the keys the
-/// selection ranks on (euclidean not yet rooted), for a caller that merges them further (the
-/// shards of a split call).
-enum class Reported { kDistances, kKeys };
-
 /// knn(x, y) (one problem, not a self-join) chunk by chunk of `chunk_rows` rows of y, into the
 /// caller's (m, k) views. Ranks on the same keys as the in-memory call (euclidean on the squares,
 /// similarities negated; ties by the smaller index; NaN after +inf), so the answer is the same
 /// entry for entry; slots no row of y fills (k > n) are (NaN, -1). Exact integer distances
 /// (uint8, hamming_bits) merge on their float32 value, which is exact below 2^24. Reports
-/// progress (rows of y done) and stops on an interrupt between chunks. Returns the ranking used.
+/// progress (rows of y done) and stops on an interrupt between chunks. With options.rank_values,
+/// reports the values ranked (euclidean not yet rooted), as the in-memory call does. Returns the
+/// ranking used.
 /// @note Synchronizes: each chunk's answer comes to the host to be merged.
 RankSpec knn_in_database_chunks(char const* who, Resources const& res, ConstMatrixView x, ConstMatrixView y,
                                 std::int64_t k, Metric metric, KnnOptions const& options, MatrixView distances,
-                                MatrixView indices, std::int64_t chunk_rows, Reported reported = Reported::kDistances);
+                                MatrixView indices, std::int64_t chunk_rows);
 
 }  // namespace cudist::neighbors::detail

@@ -214,13 +214,13 @@ struct BoundedSearchKernel {
 
   /// Each chunk of a row tile would start from a cold bar, and the exact sums of that warm-up grow
   /// with the number of chunks (run 37: half the queries of a 400000-row y, split 21 ways instead
-  /// of 8, took 76% of the time of all of them). So the rows' bars are pooled: each row's own bar goes to p.row_bars (atomicMin of its order) where
-  /// it improves on what the thread has seen, and the best any chunk has shared comes back into
-  /// seed_bar. A chunk's k-th exact key bounds the row's k-th over all of y from above, and the
-  /// candidate test keeps keys equal to the bar, so the answers do not change (a chunk may then
-  /// return fewer than k entries: the merge takes empty ones last). The grid runs chunk 0 of every
-  /// row tile first (WorkGrid::chunks_outer), so a row's later chunks start from a bar that a whole
-  /// chunk has narrowed.
+  /// of 8, took 76% of the time of all of them). So the rows' bars are pooled: each row's own bar
+  /// goes to p.row_bars (atomicMin of its order) where it improves on what the thread has seen,
+  /// and the best any chunk has shared comes back into seed_bar. A chunk's k-th exact key bounds
+  /// the row's k-th over all of y from above, and the candidate test keeps keys equal to the bar,
+  /// so the answers do not change (a chunk may then return fewer than k entries: the merge takes
+  /// empty ones last). The grid runs chunk 0 of every row tile first (WorkGrid::chunks_outer), so
+  /// a row's later chunks start from a bar that a whole chunk has narrowed.
   __device__ static void share_bars(Params const& p, Select const& select, int const (&local)[2],
                                     std::int64_t const (&row)[2], std::int64_t row_end, float (&seed_bar)[2]) {
     if (p.row_bars == nullptr) return;
