@@ -56,30 +56,48 @@ def knn_block(XA, XB, first_row, k, metric, device, params, rank_values=False):
     return distances, indices
 
 
-def merge_nearest(candidates, k, largest_first, pad=False, root=False):
-    """The k best of the (values, indices) candidate lists of adjacent blocks, given in block
-    order, with the single-process call's ranking: nearest first (largest first for a similarity),
-    NaN after every other, ties by smaller index. Each list is already ranked and the blocks'
-    indices increase from one list to the next, so one stable sort by value keeps the ties in
-    index order. The values are the blocks' rank values (knn_block); with root, the merge is the
-    last and its values are squares whose roots are the distances. With pad, rows are filled to k
-    columns with NaN distances and index -1."""
+def merge_nearest(candidates, k, metric, p, pad=False, last=False):
+    """The k best of the (values, indices) candidate lists of adjacent blocks, ranked as the
+    single-process call ranks: nearest first (largest first for a similarity), NaN after every
+    other, ties by smaller index. The values are the blocks' rank values (knn_block); the last
+    merge reports distances (the roots of the squares where knn ranks on squares), the others
+    rank values. With pad, rows are filled to k columns with NaN distances and index -1.
+
+    NumPy blocks go through the library's merge (cudist.merge_knn in C++: 40000 x 20 candidates
+    in ~1 ms where NumPy's stable argsort took ~15 ms); CuPy blocks stay on their GPU."""
+    width = k if pad else min(k, sum(c[0].shape[1] for c in candidates))
+    if all(_merges_on_host(c) for c in candidates):
+        rows, dtype = candidates[0][0].shape[0], candidates[0][0].dtype
+        distances = np.empty((rows, width), dtype=dtype)
+        indices = np.empty((rows, width), dtype=np.int64)
+        _cudist.merge_knn([c[0] for c in candidates], [c[1] for c in candidates], k, metric, float(p),
+                          True, not last, distances, indices)
+        return distances, indices
     xp = _array_module(candidates[0][0])
     distances = xp.concatenate([c[0] for c in candidates], axis=1)
     indices = xp.concatenate([c[1] for c in candidates], axis=1)
-    key = -distances if largest_first else distances  # -NaN is NaN: still sorted last
+    # Each list is ranked and the blocks' indices increase from one list to the next, so one
+    # stable sort by value keeps the ties in index order.
+    key = -distances if metric == "inner_product" else distances  # -NaN is NaN: still sorted last
     order = xp.argsort(key, axis=1, kind="stable")[:, :k]
     distances = xp.take_along_axis(distances, order, axis=1)
     indices = xp.take_along_axis(indices, order, axis=1)
-    if root:
+    if last and _cudist.ranks_on_squares(metric, float(p)):
         distances = xp.sqrt(distances)  # correctly rounded, in the values' dtype, as the library's
-    missing = k - distances.shape[1]
-    if pad and missing > 0:
+    missing = width - distances.shape[1]
+    if missing > 0:
         rows = distances.shape[0]
         distances = xp.concatenate(
             [distances, xp.full((rows, missing), xp.nan, dtype=distances.dtype)], axis=1)
         indices = xp.concatenate([indices, xp.full((rows, missing), -1, dtype="int64")], axis=1)
     return distances, indices
+
+
+def _merges_on_host(candidate):
+    """Whether a (values, indices) pair is NumPy arrays the library's merge reads as they are:
+    aligned (dask.distributed may receive a block at any offset) and of row-major rows."""
+    return all(isinstance(a, np.ndarray) and a.flags.aligned and a.strides[-1] == a.itemsize
+               for a in candidate)
 
 
 def first_column(nearest):

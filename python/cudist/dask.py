@@ -127,19 +127,17 @@ def _result_dtype(blocks, dtype):
     return np.dtype(result_dtype(blocks.array._meta, dtype, None))
 
 
-def _takes_root(metric, kwargs):
-    """Whether the metric's distance is the root of the value cudist.knn ranks (its rank_values),
-    as the library decides it."""
-    return _cudist.ranks_on_squares(metric, float(kwargs.get("p", 2.0)))
+def _rank_p(kwargs):
+    """minkowski's p as the merges need it: with p = 2 knn ranks on squares (ranks_on_squares)."""
+    return float(kwargs.get("p", 2.0))
 
 
-def _nearest(XA, XB, k, metric, device, params, split_every, pad, root):
+def _nearest(XA, XB, k, metric, device, params, split_every, pad, p):
     """Per row block of XA, the delayed (distances, indices) of its k nearest rows of XB: one
     knn task per block of XB, merged split_every at a time, in block order. The blocks report
     the values the ranking orders and the merges rank on them (two squares may round to one
     root: merged roots broke such ties by index, where one call ranks the smaller square first);
-    the last merge takes the root where `root`."""
-    largest_first = metric == "inner_product"
+    the last merge reports distances (merge_nearest; `p`: _rank_p)."""
     merge = _task(_dask_blocks.merge_nearest, nout=2)
     # One database block holding at least k rows already gives the answer, ranked and indexed
     # as the single-process call: no merge task (it would sort the result once more).
@@ -150,9 +148,9 @@ def _nearest(XA, XB, k, metric, device, params, split_every, pad, root):
                                                        not final)
                  for b, start in zip(XB.blocks, XB.starts)]
         while len(level) > split_every:
-            level = [merge(level[g:g + split_every], k, largest_first)
+            level = [merge(level[g:g + split_every], k, metric, p)
                      for g in range(0, len(level), split_every)]
-        results.append(level[0] if final else merge(level, k, largest_first, pad, root))
+        results.append(level[0] if final else merge(level, k, metric, p, pad, last=True))
     return results
 
 
@@ -180,9 +178,8 @@ def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, split_every=8,
                          "pass pad=True to pad the missing neighbours with index -1")
     device, params = _device(device), _params(kwargs)
     distances, indices = [], []
-    root = _takes_root(metric, kwargs)
     for rows, (d, i) in zip(A.sizes, _nearest(A, B, k, metric, device, params, split_every, pad,
-                                              root)):
+                                              _rank_p(kwargs))):
         dtype = _distance_dtype(A)
         distances.append(da.from_delayed(d, (rows, k), dtype, meta=A.meta(2, dtype)))
         indices.append(da.from_delayed(i, (rows, k), np.int64, meta=A.meta(2, np.int64)))
@@ -205,14 +202,14 @@ def match(XA, XB, metric="euclidean", *, ratio=0.75, mutual=False, max_distance=
                     max_distance=max_distance, **kwargs)
     split_every = _split_every("match", split_every)
     device, params = _device(device), _params(kwargs)
-    root = _takes_root(metric, kwargs)
-    best_two = _nearest(A, B, 2, metric, device, params, split_every, pad=True, root=root)
+    rank_p = _rank_p(kwargs)
+    best_two = _nearest(A, B, 2, metric, device, params, split_every, pad=True, p=rank_p)
     nearest_query = None
     if mutual:
         first_column = _task(_dask_blocks.first_column)
         nearest_query = _task(_dask_blocks.concatenate_vectors)(
             [first_column(i) for _, i in _nearest(B, A, 1, metric, device, params, split_every,
-                                                  pad=True, root=root)])
+                                                  pad=True, p=rank_p)])
     match_rows = _task(_dask_blocks.match_rows, nout=2)
     dtype = _distance_dtype(A)
     pairs, distances = [], []

@@ -13,6 +13,7 @@
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include "array_views.hpp"
 #include "bindings.hpp"
@@ -98,6 +99,28 @@ void knn_into(InputArray const& xa, InputArray const& xb, std::int64_t k,
   Metric const m = metric_from_name(metric);
   InterruptibleRelease released;
   knn(r.res, r.x, r.y, k, m, d, i, options);
+}
+
+/// merge_knn of host arrays: cudist.dask's merges of its blocks' answers.
+void merge_knn_into(std::vector<InputArray> const& part_distances, std::vector<InputArray> const& part_indices,
+                    std::int64_t k, std::string const& metric, double p, bool parts_rank_values, bool rank_values,
+                    OutputArray const& distances, OutputArray const& indices) {
+  std::vector<ConstMatrixView> d, i;
+  for (std::size_t q = 0; q < part_distances.size(); ++q) {
+    d.push_back(matrix_view(part_distances[q], ("merge_knn: part_distances[" + std::to_string(q) + "]").c_str()));
+  }
+  for (std::size_t q = 0; q < part_indices.size(); ++q) {
+    i.push_back(matrix_view(part_indices[q], ("merge_knn: part_indices[" + std::to_string(q) + "]").c_str()));
+  }
+  KnnMergeOptions options;
+  options.params.p = p;
+  options.parts_rank_values = parts_rank_values;
+  options.rank_values = rank_values;
+  MatrixView const out_d = matrix_view(distances, "merge_knn: distances");
+  MatrixView const out_i = matrix_view(indices, "merge_knn: indices");
+  Metric const m = metric_from_name(metric);
+  nb::gil_scoped_release released;
+  merge_knn(d, i, k, m, out_d, out_i, options);
 }
 
 nb::tuple self_knn_of(InputArray const& x_array, std::int64_t k, std::string const& metric,
@@ -189,6 +212,10 @@ void bind_neighbors(nb::module_& m) {
         "The k nearest rows of XB per row of XA into (mA, k) distances and int64 indices; an XB in "
         "host memory beyond memory_budget bytes (0: the GPU's free memory) is streamed in chunks; "
         "rank_values: the values ranked (euclidean's squares) instead of distances.");
+  m.def("merge_knn", &merge_knn_into, "part_distances"_a, "part_indices"_a, "k"_a, "metric"_a, "p"_a,
+        "parts_rank_values"_a, "rank_values"_a, "distances"_a, "indices"_a,
+        "The k best per row over knn answers of parts of one database (host arrays, indices already "
+        "global) into (m, w) distances and int64 indices, ranked as one knn call ranks.");
   m.def(
       "ranks_on_squares",
       [](std::string const& metric, double p) {

@@ -79,16 +79,24 @@ def test_knn_ranks_ties_of_rounded_roots_as_the_single_process_call(client, rng,
     ("seuclidean", {"V": np.full(5, 2.0)}), ("mahalanobis", {"VI": np.eye(5)}), ("cityblock", {}),
     ("chebyshev", {}), ("cosine", {}), ("correlation", {}), ("inner_product", {}),
     ("canberra", {}), ("braycurtis", {})])
-def test_the_merges_take_the_root_where_the_library_ranks_on_squares(rng, metric, kwargs):
-    A, B = rng.standard_normal((6, 5)), rng.standard_normal((9, 5))
-    distances, indices = cudist.knn(A, B, 4, metric, **kwargs)
-    values, value_indices = cudist.knn(A, B, 4, metric, rank_values=True, **kwargs)
-    np.testing.assert_array_equal(value_indices, indices)
-    if cudist.dask._takes_root(metric, kwargs):
-        np.testing.assert_array_equal(np.sqrt(values), distances)
-        assert not np.array_equal(values, distances)
-    else:
-        np.testing.assert_array_equal(values, distances)
+def test_the_merges_answer_as_the_single_process_call_on_both_paths(rng, metric, kwargs):
+    from cudist import _dask_blocks
+
+    A, B = rng.integers(-2, 3, (6, 5)).astype(float), rng.integers(-2, 3, (13, 5)).astype(float)
+    B[10:] = B[:3]  # equal keys in the first and the last part
+    if metric in ("cosine", "correlation"):
+        A[0] = 0.0  # a NaN row
+    expected = cudist.knn(A, B, 4, metric, **kwargs)
+    parts = [_dask_blocks.knn_block(A, B[a:b], a, 4, metric, None, kwargs, rank_values=True)
+             for a, b in ((0, 3), (3, 9), (9, 13))]
+    p = float(kwargs.get("p", 2.0))
+    for layout in ("C", "F"):  # the library's merge; the array module's (what CuPy blocks take)
+        laid = [tuple(np.asarray(a, order=layout) for a in part) for part in parts]
+        inner = _dask_blocks.merge_nearest(laid[1:], 4, metric, p)
+        for merged in (_dask_blocks.merge_nearest(laid, 4, metric, p, last=True),
+                       _dask_blocks.merge_nearest([laid[0], inner], 4, metric, p, last=True)):
+            for got, want in zip(merged, expected):
+                np.testing.assert_array_equal(got, want, err_msg=layout)
 
 
 def test_knn_pads_past_the_rows_of_xb_as_the_single_process_call(client, rng):

@@ -5,8 +5,6 @@
 #include "neighbors/detail/split_select.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <optional>
 
 #include "core/detail/cuda_runtime.hpp"
@@ -15,8 +13,8 @@
 #include "cudist/core/timeline.hpp"
 #include "neighbors/detail/backend.hpp"
 #include "neighbors/detail/database_chunks.hpp"
-#include "neighbors/detail/keys.hpp"
 #include "neighbors/detail/plan.hpp"
+#include "neighbors/detail/ranked_merge.hpp"
 
 namespace cudist::neighbors::detail {
 namespace {
@@ -122,57 +120,35 @@ struct SelfJoinFix {
   Array self_values;
 };
 
-/// Row i's k best over all shards into dist / idx (row-major, k per row, any stride): the
-/// selection's order (value, then index; a similarity's larger values first; NaN last), the
-/// root taken where the selection takes it, missing slots -1 / NaN.
-template <class Out>
-void merge_row(std::vector<ShardBest> const& best, RankSpec rank, SelfJoinFix const& fix,
-               std::int64_t i, std::int64_t k, Out* dist, std::int64_t* idx) {
-  using Traits = KeyTraits<Out>;
-  struct Candidate {
-    typename Traits::Order order;
-    std::int64_t index;
-    Out value;
-  };
-  std::vector<Candidate> c;
-  for (ShardBest const& b : best) {
-    if (!b.ran) continue;
-    std::int64_t const kp = b.values.cols();
-    Out const* v = b.values.data_as<Out>() + i * kp;
-    std::int64_t const* j = b.indices.data_as<std::int64_t>() + i * kp;
-    for (std::int64_t r = 0; r < kp && j[r] >= 0; ++r) {
-      if (fix.active && j[r] == i) continue;
-      c.push_back({Traits::order(rank.similarity ? -v[r] : v[r]), j[r], v[r]});
-    }
-  }
-  if (fix.active && !fix.exclude_self) {
-    Out const v = fix.self_values.data_as<Out>()[i];
-    c.push_back({Traits::order(rank.similarity ? -v : v), i, v});
-  }
-  auto const kept = std::min<std::int64_t>(k, static_cast<std::int64_t>(c.size()));
-  std::partial_sort(c.begin(), c.begin() + kept, c.end(), [](Candidate const& a, Candidate const& b) {
-    return a.order < b.order || (a.order == b.order && a.index < b.index);
-  });
-  for (std::int64_t r = 0; r < k; ++r) {
-    if (r < kept) {
-      idx[r] = c[r].index;
-      dist[r] = rank.sqrt_distance ? std::sqrt(c[r].value) : c[r].value;
-    } else {
-      idx[r] = -1;
-      dist[r] = std::numeric_limits<Out>::quiet_NaN();
-    }
-  }
-}
-
-/// Every row's k best over all shards into host views (m, k), any row stride.
+/// Every row's k best over all shards into host views (m, k), any row stride: the selection's
+/// order, the root taken where the selection takes it, missing slots -1 / NaN.
 template <class Out>
 void merge_best(std::vector<ShardBest> const& best, SelfJoinFix const& fix, std::int64_t k,
                 MatrixView distances, MatrixView indices) {
   RankSpec const rank = rank_of(best);
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < distances.rows; ++i) {
-    merge_row<Out>(best, rank, fix, i, k, static_cast<Out*>(distances.data) + i * distances.stride,
-                   static_cast<std::int64_t*>(indices.data) + i * indices.stride);
+  std::vector<RankedList<Out>> lists;
+  for (ShardBest const& b : best) {
+    if (b.ran) {
+      std::int64_t const cols = b.values.cols();
+      lists.push_back({b.values.data_as<Out>(), cols, b.indices.data_as<std::int64_t>(), cols, cols});
+    }
+  }
+  RankedMerge const how{rank.similarity, rank.sqrt_distance};
+#pragma omp parallel
+  {
+    RankedScratch<Out> scratch;
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < distances.rows; ++i) {
+      RowAdjustment<Out> adjust;
+      if (fix.active) {  // the point's own entry, dropped, and put back with the self-join's value
+        adjust.drop = i;
+        adjust.add = !fix.exclude_self;
+        adjust.add_index = i;
+        if (adjust.add) adjust.add_value = fix.self_values.data_as<Out>()[i];
+      }
+      merge_ranked_row<Out>(lists, how, i, k, k, static_cast<Out*>(distances.data) + i * distances.stride,
+                            static_cast<std::int64_t*>(indices.data) + i * indices.stride, scratch, adjust);
+    }
   }
 }
 

@@ -73,6 +73,33 @@ KnnResult knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::i
 void knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_t k, Metric metric,
          MatrixView distances, MatrixView indices, KnnOptions const& options = {});
 
+/// How merge_knn reads its parts and reports the merge.
+struct KnnMergeOptions {
+  MetricParams params;  ///< the parts' metric parameters (p decides ranks_on_squares)
+  /// The parts hold knn's rank values (KnnOptions::rank_values), not distances: the merge then
+  /// ranks exactly as one call (two squares may round to one root).
+  bool parts_rank_values = false;
+  /// Report the merged rank values (a merge to be merged again); else distances: with
+  /// parts_rank_values, the root of the squares where ranks_on_squares. Needs parts_rank_values.
+  bool rank_values = false;
+};
+
+/// One knn's answer from the answers of several for the same queries against disjoint rows of
+/// one database: part p is (m, c_p) distances and int64 indices already into the whole database
+/// (its rows' places there; -1 past a row's candidates, as knn's pad leaves them). Each row's k
+/// best over all parts go into `distances` / `indices`, (m, w) with w at least k or the parts'
+/// columns together, whichever is fewer, ranked as knn ranks (nearest first, a similarity's
+/// largest; ties by the smaller index; NaN after every number); slots past a row's candidates
+/// get index -1 and NaN. Parts ranked as knn leaves them merge fastest (any order is merged). This is how a database sharded
+/// by hand (over processes, machines, or calls) is searched: knn per shard with rank_values,
+/// indices offset by the shard's first row, then one merge_knn; cudist.dask merges its blocks so.
+/// Host memory only; distances float32 or float64, the same in every part and in the result.
+/// @throw InvalidArgument naming the argument: no parts, a part in device memory, parts or
+///        results of other row counts or dtypes, k < 1, a result narrower than k.
+void merge_knn(std::vector<ConstMatrixView> const& part_distances,
+               std::vector<ConstMatrixView> const& part_indices, std::int64_t k, Metric metric,
+               MatrixView distances, MatrixView indices, KnnMergeOptions const& options = {});
+
 /// The k nearest rows of x to each row of x. With kExcludeSelf, row i is never its own neighbour
 /// (other rows at distance 0 still are); k is then at most n - 1 unless options.pad.
 KnnResult self_knn(Resources const& res, ConstMatrixView x, std::int64_t k, Metric metric,
