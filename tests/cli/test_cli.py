@@ -91,6 +91,44 @@ def test_knn_finds_the_nearest_rows(tmp_path, rng):
     assert_allclose(np.load(dist), np.take_along_axis(full, want, axis=1), rtol=1e-12)
 
 
+@pytest.mark.parametrize("metric", ["euclidean", "cityblock", "inner_product"])
+def test_knn_over_shards_merged_is_one_knn(tmp_path, rng, metric):
+    x = rng.integers(-2, 3, (23, 4)).astype(np.float32)
+    y = rng.integers(-2, 3, (50, 4)).astype(np.float32)
+    y[45:] = y[:5]  # equal keys in the first and the last shard
+    whole_i, whole_d = tmp_path / "i.npy", tmp_path / "d.npy"
+    xs = save(tmp_path, "x.npy", x)
+    run("knn", xs, save(tmp_path, "y.npy", y), "-k", 6, "--metric", metric, "--indices", whole_i,
+        "--distances", whole_d, "-q")
+    parts = []
+    for s, (a, b) in enumerate([(0, 4), (4, 30), (30, 50)]):
+        d, i = tmp_path / f"d{s}.npy", tmp_path / f"i{s}.npy"
+        run("knn", xs, save(tmp_path, f"y{s}.npy", y[a:b]), "-k", 6, "--pad", "--metric", metric,
+            "--first-row", a, "--rank-values", "--indices", i, "--distances", d, "-q")
+        parts.append((d, i))
+    merged_i, merged_d = tmp_path / "mi.npy", tmp_path / "md.npy"
+    run("merge-knn", "--parts-distances", *[d for d, _ in parts], "--parts-indices",
+        *[i for _, i in parts], "-k", 6, "--metric", metric, "--indices", merged_i, "--distances",
+        merged_d, "-q", device=False)
+    assert_array_equal(np.load(merged_i), np.load(whole_i))
+    assert_array_equal(np.load(merged_d), np.load(whole_d))
+
+
+def test_merge_knn_names_what_is_wrong(tmp_path, rng):
+    d = save(tmp_path, "d.npy", np.zeros((3, 2), np.float32))
+    i = save(tmp_path, "i.npy", np.zeros((3, 2), np.int64))
+    d4 = save(tmp_path, "d4.npy", np.zeros((4, 2), np.float32))
+    out = tmp_path / "o.npy"
+    assert "but 1 of --parts-indices" in run(
+        "merge-knn", "--parts-distances", d, d, "--parts-indices", i, "-k", 1, "--indices", out,
+        device=False, expect_ok=False).stderr
+    assert "d4.npy" in run("merge-knn", "--parts-distances", d, d4, "--parts-indices", i, i, "-k", 1,
+                           "--indices", out, device=False, expect_ok=False).stderr
+    assert "--pad" in run("merge-knn", "--parts-distances", d, "--parts-indices", i, "-k", 3,
+                          "--indices", out, device=False, expect_ok=False).stderr
+    assert not out.exists()
+
+
 def test_self_knn_leaves_each_point_out(tmp_path, rng):
     x = rng.standard_normal((30, 3))
     idx = tmp_path / "i.npy"

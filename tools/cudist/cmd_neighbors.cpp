@@ -1,11 +1,14 @@
 // cudist knn / match / radius: nearest neighbours, descriptor matching and radius search between
-// .npy / .fvecs / .bvecs files, without the distance matrix.
+// .npy / .fvecs / .bvecs files, without the distance matrix; merge-knn: the answers of knn over
+// shards of one database (other machines, other runs) into one knn's answer.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli_common.hpp"
 #include "commands.hpp"
@@ -22,6 +25,8 @@ struct NeighborArgs {
   std::int64_t k = 1;
   bool include_self = false;
   bool pad = false;
+  std::int64_t first_row = 0;  // Y's rows are rows first_row.. of a sharded database
+  bool rank_values = false;
   double ratio = 0.75;
   bool mutual = false;
   double max_distance = std::numeric_limits<double>::infinity();
@@ -38,9 +43,12 @@ void run_knn(NeighborArgs const& a) {
   refuse_clashing_files({{"X", a.x}, {"Y", a.y}}, {{"--indices", a.indices}, {"--distances", a.distances}});
   Array const x = io::read_matrix(a.x);
   Resources const res(DeviceSet::parse(a.device));
+  if (a.first_row != 0 && a.y.empty()) throw InvalidArgument("knn: --first-row " + std::to_string(a.first_row) + " needs Y (a shard of the database)");
+  if (a.first_row < 0) throw InvalidArgument("knn: --first-row " + std::to_string(a.first_row) + " is negative");
   KnnOptions opt;
   opt.params = a.metric.params();
   opt.pad = a.pad;
+  opt.rank_values = a.rank_values;
   auto const start = std::chrono::steady_clock::now();
   KnnResult r;
   if (a.y.empty()) {
@@ -49,9 +57,11 @@ void run_knn(NeighborArgs const& a) {
     TerminalProgress const bar;  // a database larger than the GPU is searched in chunks
     r = knn(res, x, io::read_matrix(a.y), a.k, a.metric.parsed(), opt);
   }
-  Array const indices = Array::copy_of(r.indices, Device::cpu(), res.stream);
+  Array indices = Array::copy_of(r.indices, Device::cpu(), res.stream);
   Array const distances = Array::copy_of(r.distances, Device::cpu(), res.stream);
   double const secs = seconds_since(start);
+  std::int64_t* const j = indices.data_as<std::int64_t>();
+  for (std::int64_t e = 0; e < indices.size() && a.first_row != 0; ++e) j[e] += j[e] >= 0 ? a.first_row : 0;
   if (!a.indices.empty()) io::write_npy(a.indices, indices);
   if (!a.distances.empty()) io::write_npy(a.distances, distances);
   if (!a.quiet) {
@@ -107,6 +117,63 @@ void run_radius(NeighborArgs const& a) {
   }
 }
 
+struct MergeArgs {
+  std::vector<std::string> distances_in, indices_in;
+  std::string indices, distances;
+  MetricOptions metric;
+  std::int64_t k = 1;
+  bool pad = false;
+  bool quiet = false;
+};
+
+void run_merge_knn(MergeArgs const& a) {
+  if (a.indices.empty() && a.distances.empty()) throw InvalidArgument("merge-knn: give --indices and/or --distances");
+  if (a.distances_in.size() != a.indices_in.size()) {
+    throw InvalidArgument("merge-knn: " + std::to_string(a.distances_in.size()) + " files of --parts-distances but " +
+                          std::to_string(a.indices_in.size()) + " of --parts-indices; give one of each per shard, in the same order");
+  }
+  std::vector<NamedPath> inputs;
+  for (std::string const& f : a.distances_in) inputs.push_back({"--parts-distances", f});
+  for (std::string const& f : a.indices_in) inputs.push_back({"--parts-indices", f});
+  refuse_clashing_files(inputs, {{"--indices", a.indices}, {"--distances", a.distances}});
+  std::vector<Array> parts;
+  std::vector<ConstMatrixView> d, i;
+  for (std::size_t s = 0; s < a.distances_in.size(); ++s) {
+    parts.push_back(io::read_npy(a.distances_in[s]));
+    d.push_back(parts.back().view());
+    parts.push_back(io::read_npy(a.indices_in[s]));
+    i.push_back(parts.back().view());
+  }
+  std::int64_t columns = 0;
+  for (ConstMatrixView const& v : d) columns += v.cols;
+  std::int64_t const m = d.empty() ? 0 : d.front().rows;
+  std::int64_t const width = a.pad ? a.k : std::min(a.k, columns);
+  if (!a.pad && a.k > columns) {
+    throw InvalidArgument("merge-knn: k = " + std::to_string(a.k) + " but the parts hold " + std::to_string(columns) +
+                          " candidates a row; pass --pad to pad the missing neighbours with index -1");
+  }
+  Array distances = Array::allocate(m, width, d.empty() ? DType::kFloat32 : d.front().dtype, Device::cpu());
+  Array indices = Array::allocate(m, width, DType::kInt64, Device::cpu());
+  KnnMergeOptions opt;
+  opt.params = a.metric.params();
+  opt.parts_rank_values = true;  // the parts come from knn --rank-values: merged as one call ranks
+  try {
+    merge_knn(d, i, a.k, a.metric.parsed(), distances.view(), indices.view(), opt);
+  } catch (InvalidArgument const& e) {  // the library numbers the parts: name their files
+    std::string files;
+    for (std::size_t s = 0; s < d.size(); ++s) {
+      files += "; part " + std::to_string(s) + ": " + a.distances_in[s] + ", " + a.indices_in[s];
+    }
+    throw InvalidArgument(std::string(e.what()) + files);
+  }
+  if (!a.indices.empty()) io::write_npy(a.indices, indices);
+  if (!a.distances.empty()) io::write_npy(a.distances, distances);
+  if (!a.quiet) {
+    std::printf("merge-knn %s k=%lld: %zu parts of %lld rows merged\n", a.metric.metric.c_str(),
+                static_cast<long long>(a.k), d.size(), static_cast<long long>(m));
+  }
+}
+
 CLI::App* add_inputs(CLI::App& app, char const* name, char const* help, NeighborArgs& args, bool y_required) {
   CLI::App* cmd = app.add_subcommand(name, help);
   cmd->add_option("X", args.x, "query rows (.npy, .fvecs, .bvecs)")->required()->check(CLI::ExistingFile);
@@ -129,7 +196,28 @@ void add_neighbor_commands(CLI::App& app) {
   kn->add_option("--distances", kargs->distances, "output .npy: (m, k) distances");
   kn->add_flag("--include-self", kargs->include_self, "without Y: count each point among its neighbours");
   kn->add_flag("--pad", kargs->pad, "allow k above the rows of Y: missing neighbours get index -1, NaN");
+  kn->add_option("--first-row", kargs->first_row,
+                 "Y is a shard of a database, starting at this row of it: indices count from the database's start");
+  kn->add_flag("--rank-values", kargs->rank_values,
+               "write the values knn ranks (euclidean's squares) instead of distances: what merge-knn merges exactly");
   kn->callback([kargs] { run_knn(*kargs); });
+
+  auto gargs = std::make_shared<MergeArgs>();
+  CLI::App* mk = app.add_subcommand(
+      "merge-knn", "one knn answer from the answers of knn --rank-values --first-row over shards of a database");
+  mk->add_option("--parts-distances", gargs->distances_in, "each shard's --distances .npy (written with --rank-values)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  mk->add_option("--parts-indices", gargs->indices_in, "each shard's --indices .npy, in the same order")
+      ->required()
+      ->check(CLI::ExistingFile);
+  mk->add_option("-k", gargs->k, "neighbours per row")->required();
+  mk->add_option("--indices", gargs->indices, "output .npy: (m, k) int64 row indices of the whole database");
+  mk->add_option("--distances", gargs->distances, "output .npy: (m, k) distances");
+  mk->add_flag("--pad", gargs->pad, "allow k above the parts' candidates: missing neighbours get index -1, NaN");
+  add_metric_options(*mk, gargs->metric);
+  mk->add_flag("-q,--quiet", gargs->quiet, "print nothing on success");
+  mk->callback([gargs] { run_merge_knn(*gargs); });
 
   auto margs = std::make_shared<NeighborArgs>();
   CLI::App* mt = add_inputs(app, "match", "descriptor matching: best match per row of X that passes Lowe's ratio test",
