@@ -3,7 +3,8 @@
 - cdist, pdist: drop-ins for scipy.spatial.distance's, every metric and keyword argument, with
   its directed_hausdorff, squareform, is_valid_dm, is_valid_y, num_obs_dm and num_obs_y;
 - knn, self_knn, match, radius: nearest neighbours without the distance matrix, and
-  knn_batched, match_batched for many independent problems in one call;
+  knn_batched, match_batched for many independent problems in one call; merge_knn for the
+  answers of knn over shards of one database (one knn's answer, ties included);
 - semiring_product, minplus: matrix products over (min, +) and other semirings;
 - apsp, apsp_path: all-pairs shortest paths of dense, sparse, edge-list or Matrix Market graphs;
 - spmv, spmm, SpmvPlan: sparse (CSR) matrix times dense vector / matrix (spmv also over min-plus);
@@ -24,7 +25,7 @@ from ._devices import cuda_available, devices
 from .distance import (cdist, directed_hausdorff, is_valid_dm, is_valid_y, num_obs_dm, num_obs_y,
                        pdist, squareform)
 from .graph import apsp, apsp_path
-from .neighbors import knn, knn_batched, match, match_batched, radius, self_knn
+from .neighbors import knn, knn_batched, match, match_batched, merge_knn, radius, self_knn
 from .semiring import minplus, semiring_product
 from .sparse import SpmvPlan, spmm, spmv
 
@@ -48,6 +49,7 @@ __all__ = [
     "knn_batched",
     "match",
     "match_batched",
+    "merge_knn",
     "minplus",
     "num_obs_dm",
     "num_obs_y",

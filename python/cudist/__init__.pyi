@@ -1,7 +1,7 @@
 # Type hints for the public API of cudist. Arrays of a DLPack framework (NumPy, torch, CuPy) come
 # back as the same type; array_likes (lists) come back as NumPy arrays.
 import os
-from typing import Any, Callable, Literal, Protocol, TypeVar, overload
+from typing import Any, Callable, Literal, Protocol, Sequence, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -148,6 +148,17 @@ def knn(
     w: _Parameter = None,
     V: _Parameter = None,
     VI: _Parameter = None,
+) -> tuple[npt.NDArray[np.floating[Any]], npt.NDArray[np.int64]]: ...
+def merge_knn(
+    part_distances: Sequence[npt.ArrayLike],
+    part_indices: Sequence[npt.ArrayLike],
+    k: int,
+    metric: str = "euclidean",
+    *,
+    p: float = 2.0,
+    parts_rank_values: bool = False,
+    rank_values: bool = False,
+    pad: bool = False,
 ) -> tuple[npt.NDArray[np.floating[Any]], npt.NDArray[np.int64]]: ...
 @overload
 def self_knn(

@@ -18,7 +18,7 @@ from ._frameworks import as_array, budget_bytes, expect_2d, framework_of, placed
 from ._metric_args import metric_name, metric_params
 from ._timeline import timed
 
-__all__ = ["knn", "knn_batched", "match", "match_batched", "radius", "self_knn"]
+__all__ = ["knn", "knn_batched", "match", "match_batched", "merge_knn", "radius", "self_knn"]
 
 _BATCHES = """
     A batch stacks the problems' rows: problem b pairs rows XA_offsets[b] .. XA_offsets[b+1] - 1
@@ -106,6 +106,53 @@ def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, memory_budget=
 
 
 @timed
+def merge_knn(part_distances, part_indices, k, metric="euclidean", *, p=2.0,
+              parts_rank_values=False, rank_values=False, pad=False):
+    """One knn answer from knn's answers for the same queries against disjoint rows of one
+    database (a database sharded by hand: other processes, machines, or calls).
+
+    Part i is (distances, indices) with the indices already into the whole database (add the
+    part's first row; -1 past a row's candidates, as knn's pad leaves them). Returns each row's k
+    best over all parts as knn ranks them (nearest first, largest first for inner_product, ties by
+    the smaller index, NaN last): (m, k) distances and int64 indices, or fewer columns when the
+    parts hold fewer candidates (pad=True fills to k with index -1 and NaN).
+
+    For one call's answer exactly, ties included: the parts from knn(..., rank_values=True) and
+    parts_rank_values=True here (the root of euclidean's squares is taken after the merge).
+    rank_values=True keeps the merged rank values (a merge to be merged again). p: minkowski's.
+    Host (NumPy) arrays; float32 or float64 distances, the same in every part.
+    """
+    d = [_host_rows("merge_knn", a, f"part_distances[{n}]") for n, a in enumerate(part_distances)]
+    i = [_host_rows("merge_knn", a, f"part_indices[{n}]") for n, a in enumerate(part_indices)]
+    k = _k("merge_knn", k)
+    if rank_values and not parts_rank_values:
+        raise ValueError("merge_knn: rank_values=True keeps the parts' rank values, but the parts "
+                         "hold distances (parts_rank_values=False)")
+    columns = sum(a.shape[1] for a in d)
+    if not pad and k > columns:
+        raise ValueError(f"merge_knn: k = {k} but the parts hold {columns} candidates a row; pass "
+                         "pad=True to pad the missing neighbours with index -1")
+    width = k if pad else min(k, columns)
+    rows = d[0].shape[0] if d else 0
+    distances = np.empty((rows, width), d[0].dtype if d else np.float32)
+    indices = np.empty((rows, width), np.int64)
+    _cudist.merge_knn(d, i, k, metric_name(metric), float(p), bool(parts_rank_values),
+                      bool(rank_values), distances, indices)
+    return distances, indices
+
+
+def _host_rows(who, array, name):
+    """A part as merge_knn reads it: a NumPy (host) matrix, aligned and of contiguous rows."""
+    if type(array).__module__.partition(".")[0] in ("cupy", "torch") and getattr(
+            array, "device", None) is not None and "cpu" not in str(array.device).lower():
+        raise ValueError(f"{who}: {name} is on a GPU; merge_knn merges host arrays (copy it to "
+                         "the host first)")
+    a = np.asarray(array)
+    if a.ndim != 2:
+        raise ValueError(f"{who}: {name} must be 2-dimensional, got {a.ndim} dimensions")
+    return np.require(a, requirements="AC")
+
+
 def self_knn(X, k, metric="euclidean", *, exclude_self=True, pad=False, device=None, **kwargs):
     """The k nearest rows of X to each row of X: the k-NN graph of a point set.
 

@@ -308,3 +308,45 @@ def test_numpy_self_knn_and_batches_on_the_gpu(rng):
     expected = cudist.match_batched(X, X + 1e-3, offsets, offsets)
     assert_array_equal(got[0], expected[0])
     assert_array_equal(got[2], expected[2])
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "sqeuclidean", "cityblock", "inner_product"])
+def test_merge_knn_of_shards_is_one_knn(rng, metric):
+    XA = rng.integers(-2, 3, (19, 4)).astype(np.float32)
+    XB = rng.integers(-2, 3, (40, 4)).astype(np.float32)
+    XB[36:] = XB[:4]  # equal keys in the first and the last shard
+    expected = cudist.knn(XA, XB, 7, metric)
+    parts = []
+    for a, b in ((0, 5), (5, 22), (22, 40)):
+        d, i = cudist.knn(XA, XB[a:b], 7, metric, pad=True, rank_values=True)
+        parts.append((d, np.where(i >= 0, i + a, -1)))
+    got = cudist.merge_knn([d for d, _ in parts], [i for _, i in parts], 7, metric,
+                           parts_rank_values=True)
+    for g, e in zip(got, expected):
+        assert_array_equal(g, e)
+    # A merge of merges: the first keeps the rank values.
+    inner = cudist.merge_knn([d for d, _ in parts[1:]], [i for _, i in parts[1:]], 7, metric,
+                             parts_rank_values=True, rank_values=True)
+    got = cudist.merge_knn([parts[0][0], inner[0]], [parts[0][1], inner[1]], 7, metric,
+                           parts_rank_values=True)
+    for g, e in zip(got, expected):
+        assert_array_equal(g, e)
+
+
+def test_merge_knn_pads_and_names_bad_arguments():
+    d = np.array([[1.0, 3.0]], np.float32)
+    i = np.array([[4, 2]])
+    unranked = np.array([[5.0, 0.5]], np.float32)[:, ::-1][:, ::-1]  # a view of negative strides' copy
+    distances, indices = cudist.merge_knn([d, unranked], [i, np.array([[7, 9]])], 5, "cityblock",
+                                          pad=True)
+    assert_array_equal(indices, [[9, 4, 2, 7, -1]])  # the second part's row is not ranked: sorted
+    assert_array_equal(distances[0, :4], [0.5, 1.0, 3.0, 5.0])
+    assert np.isnan(distances[0, 4])
+    with pytest.raises(ValueError, match="pad=True"):
+        cudist.merge_knn([d], [i], 3)
+    with pytest.raises(ValueError, match="parts hold distances"):
+        cudist.merge_knn([d], [i], 1, rank_values=True)
+    with pytest.raises(ValueError, match=r"part_distances\[0\] must be 2-dimensional"):
+        cudist.merge_knn([d[0]], [i], 1)
+    with pytest.raises(ValueError, match=r"part_indices\[1\]"):
+        cudist.merge_knn([d, d], [i, d], 1)

@@ -155,7 +155,7 @@ def test_public_names():
         ["CudaError", "DeviceUnavailableError", "NegativeCycleError", "OutOfMemoryError",
          "SpmvPlan", "apsp", "apsp_path", "cdist", "cuda_available", "devices",
          "directed_hausdorff", "is_valid_dm", "is_valid_y", "knn", "knn_batched", "match",
-         "match_batched", "minplus", "num_obs_dm", "num_obs_y", "pdist", "radius", "self_knn",
+         "match_batched", "merge_knn", "minplus", "num_obs_dm", "num_obs_y", "pdist", "radius", "self_knn",
          "semiring_product", "spmm", "spmv", "squareform"])
     assert all(hasattr(cudist, name) for name in cudist.__all__)
 
