@@ -89,6 +89,13 @@ void merge_knn(std::vector<ConstMatrixView> const& part_distances,
   expect_shape(who, "indices", indices, m, distances.cols);
   expect_dtype(who, "distances", distances, dtype);
   expect_dtype(who, "indices", indices, DType::kInt64);
+  // A row written before every part's row is read: the result may not share memory with a part.
+  for (std::size_t p = 0; p < part_distances.size(); ++p) {
+    for (ConstMatrixView const part : {part_distances[p], part_indices[p]}) {
+      CUDIST_EXPECTS(!cudist::detail::views_overlap(distances, part) && !cudist::detail::views_overlap(indices, part),
+                     who << ": the result overlaps part " << p << "; merge into new arrays");
+    }
+  }
   neighbors::detail::RankedMerge const how{
       metric == Metric::kInnerProduct,
       options.parts_rank_values && !options.rank_values && ranks_on_squares(metric, options.params)};

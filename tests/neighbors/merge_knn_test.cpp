@@ -131,6 +131,7 @@ TEST(MergeKnn, BadArgumentsNameThemselves) {
   expect_error([&] { merge_knn({a}, {ai}, 3, Metric::kEuclidean, o, view(at.data(), 2, 2)); }, "indices");
   expect_error([&] { merge_knn({a}, {ai}, 3, Metric::kEuclidean, view(out.data(), 2, 2), view(at.data(), 2, 2)); },
                "fewer than the 3 best");
+  expect_error([&] { merge_knn({a}, {ai}, 1, Metric::kEuclidean, view(d1.data(), 2, 3), oi); }, "overlaps part 0");
   KnnMergeOptions values_out;
   values_out.rank_values = true;
   expect_error([&] { merge_knn({a}, {ai}, 1, Metric::kEuclidean, o, oi, values_out); }, "parts hold distances");

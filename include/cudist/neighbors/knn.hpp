@@ -95,7 +95,8 @@ struct KnnMergeOptions {
 /// indices offset by the shard's first row, then one merge_knn; cudist.dask merges its blocks so.
 /// Host memory only; distances float32 or float64, the same in every part and in the result.
 /// @throw InvalidArgument naming the argument: no parts, a part in device memory, parts or
-///        results of other row counts or dtypes, k < 1, a result narrower than k.
+///        results of other row counts or dtypes, k < 1, a result narrower than k or sharing
+///        memory with a part.
 void merge_knn(std::vector<ConstMatrixView> const& part_distances,
                std::vector<ConstMatrixView> const& part_indices, std::int64_t k, Metric metric,
                MatrixView distances, MatrixView indices, KnnMergeOptions const& options = {});
