@@ -143,11 +143,11 @@ def merge_knn(part_distances, part_indices, k, metric="euclidean", *, p=2.0,
 
 def _host_rows(who, array, name):
     """A part as merge_knn reads it: a NumPy (host) matrix, aligned and of contiguous rows."""
-    if type(array).__module__.partition(".")[0] in ("cupy", "torch") and getattr(
-            array, "device", None) is not None and "cpu" not in str(array.device).lower():
+    framework = framework_of(array)  # NumPy's takes anything np.asarray does (lists too)
+    if framework.device(array) != "cpu":
         raise ValueError(f"{who}: {name} is on a GPU; merge_knn merges host arrays (copy it to "
                          "the host first)")
-    a = np.asarray(array)
+    a = framework.to_numpy(array)
     if a.ndim != 2:
         raise ValueError(f"{who}: {name} must be 2-dimensional, got {a.ndim} dimensions")
     return np.require(a, requirements="AC")

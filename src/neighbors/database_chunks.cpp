@@ -103,7 +103,7 @@ RankSpec run_chunks(char const* who, Resources const& res, ConstMatrixView x, Co
                     Metric metric, MetricParams const& params, MatrixView distances, MatrixView indices,
                     std::int64_t chunk_rows, bool rank_values) {
   std::uint64_t const requests = cudist::detail::interrupt_requests();
-  RunningTopK<Out> best(x.rows, k, metric == Metric::kInnerProduct);
+  RunningTopK<Out> best(x.rows, k, ranks_largest_first(metric));
   std::optional<Array> x_stage;  // the queries go to the device once, not with every chunk
   ConstMatrixView const xs = cudist::detail::staged(x, res.device, res.stream, x_stage);
   RankSpec rank;

@@ -10,6 +10,7 @@
 #include "core/detail/validate_view.hpp"
 #include "cudist/core/timeline.hpp"
 #include "cudist/neighbors/knn.hpp"
+#include "neighbors/detail/plan.hpp"
 #include "neighbors/detail/ranked_merge.hpp"
 
 namespace cudist {
@@ -34,16 +35,7 @@ void merge_rows(std::vector<ConstMatrixView> const& part_distances, std::vector<
       lists.push_back({static_cast<T const*>(d.data), d.stride, static_cast<std::int64_t const*>(i.data), i.stride, d.cols});
     }
   }
-  std::int64_t const width = distances.cols;
-#pragma omp parallel
-  {
-    neighbors::detail::RankedScratch<T> scratch;
-#pragma omp for schedule(static)
-    for (std::int64_t r = 0; r < distances.rows; ++r) {
-      neighbors::detail::merge_ranked_row<T>(lists, how, r, k, width, static_cast<T*>(distances.data) + r * distances.stride,
-                                             static_cast<std::int64_t*>(indices.data) + r * indices.stride, scratch);
-    }
-  }
+  neighbors::detail::merge_ranked_rows<T>(lists, how, k, distances, indices);
 }
 
 }  // namespace
@@ -97,7 +89,7 @@ void merge_knn(std::vector<ConstMatrixView> const& part_distances,
     }
   }
   neighbors::detail::RankedMerge const how{
-      metric == Metric::kInnerProduct,
+      neighbors::detail::ranks_largest_first(metric),
       options.parts_rank_values && !options.rank_values && ranks_on_squares(metric, options.params)};
   if (dtype == DType::kFloat64) {
     merge_rows<double>(part_distances, part_indices, k, how, distances, indices);

@@ -75,7 +75,7 @@ PlannedSelect plan_select(char const* who, Resources const& res, ConstMatrixView
 
   SelectProblem& sp = planned.problem;
   sp.pairwise = pp.problem;
-  sp.rank.similarity = metric == Metric::kInnerProduct;
+  sp.rank.similarity = ranks_largest_first(metric);
   // sqrt is monotone: rank on the squares, take the root of the answers only.
   if (sp.pairwise.op.kind == cudist::detail::OpKind::kSqDiffSum && sp.pairwise.op.take_sqrt) {
     sp.pairwise.op.take_sqrt = false;

@@ -133,23 +133,16 @@ void merge_best(std::vector<ShardBest> const& best, SelfJoinFix const& fix, std:
       lists.push_back({b.values.data_as<Out>(), cols, b.indices.data_as<std::int64_t>(), cols, cols});
     }
   }
-  RankedMerge const how{rank.similarity, rank.sqrt_distance};
-#pragma omp parallel
-  {
-    RankedScratch<Out> scratch;
-#pragma omp for schedule(static)
-    for (std::int64_t i = 0; i < distances.rows; ++i) {
-      RowAdjustment<Out> adjust;
-      if (fix.active) {  // the point's own entry, dropped, and put back with the self-join's value
-        adjust.drop = i;
-        adjust.add = !fix.exclude_self;
-        adjust.add_index = i;
-        if (adjust.add) adjust.add_value = fix.self_values.data_as<Out>()[i];
-      }
-      merge_ranked_row<Out>(lists, how, i, k, k, static_cast<Out*>(distances.data) + i * distances.stride,
-                            static_cast<std::int64_t*>(indices.data) + i * indices.stride, scratch, adjust);
+  merge_ranked_rows<Out>(lists, {rank.similarity, rank.sqrt_distance}, k, distances, indices, [&](std::int64_t i) {
+    RowAdjustment<Out> adjust;
+    if (fix.active) {  // the point's own entry, dropped, and put back with the self-join's value
+      adjust.drop = i;
+      adjust.add = !fix.exclude_self;
+      adjust.add_index = i;
+      if (adjust.add) adjust.add_value = fix.self_values.data_as<Out>()[i];
     }
-  }
+    return adjust;
+  });
 }
 
 void merge_into(std::vector<ShardBest> const& best, std::int64_t k, MatrixView distances,

@@ -13,6 +13,9 @@
 
 namespace cudist::neighbors::detail {
 
+/// Whether knn ranks the metric's values largest first (a similarity: inner_product).
+inline bool ranks_largest_first(Metric metric) { return metric == Metric::kInnerProduct; }
+
 /// A problem ready for a backend and the arrays it points into.
 struct PlannedSelect {
   SelectProblem problem;

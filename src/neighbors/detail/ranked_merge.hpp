@@ -1,6 +1,6 @@
 // The k best of several lists of ranked candidates per row, on the host: how a device set merges
-// its shards' answers (split_select.cpp) and cudist.dask its blocks' (the Python binding
-// merge_ranked). The order is the selection's: value, then index; a similarity's larger values
+// its shards' answers (split_select.cpp) and merge_knn the answers of knn over parts of a
+// database (merge_knn.cpp; cudist.dask merges its blocks through it). The order is the selection's: value, then index; a similarity's larger values
 // first; NaN after every number; -0 equal to +0 (KeyTraits). The candidates of a list need not be
 // sorted; a list's entries past its first index -1 are not candidates.
 #pragma once
@@ -11,6 +11,7 @@
 #include <limits>
 #include <vector>
 
+#include "cudist/core/matrix_view.hpp"
 #include "neighbors/detail/keys.hpp"
 
 namespace cudist::neighbors::detail {
@@ -113,6 +114,28 @@ void merge_ranked_row(std::vector<RankedList<T>> const& lists, RankedMerge how, 
   for (std::int64_t r = kept; r < width; ++r) {
     idx[r] = -1;
     dist[r] = std::numeric_limits<T>::quiet_NaN();
+  }
+}
+
+/// No change to any row's candidates.
+template <class T>
+struct NoAdjustment {
+  RowAdjustment<T> operator()(std::int64_t) const { return {}; }
+};
+
+/// Every row of `distances` / `indices` (host views (m, w), any row stride) merged from `lists`
+/// as merge_ranked_row does it, the rows side by side; adjust(i) gives row i's RowAdjustment.
+template <class T, class Adjust = NoAdjustment<T>>
+void merge_ranked_rows(std::vector<RankedList<T>> const& lists, RankedMerge how, std::int64_t k,
+                       MatrixView distances, MatrixView indices, Adjust const& adjust = Adjust{}) {
+#pragma omp parallel
+  {
+    RankedScratch<T> scratch;
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < distances.rows; ++i) {
+      merge_ranked_row<T>(lists, how, i, k, distances.cols, static_cast<T*>(distances.data) + i * distances.stride,
+                          static_cast<std::int64_t*>(indices.data) + i * indices.stride, scratch, adjust(i));
+    }
   }
 }
 
