@@ -395,6 +395,22 @@ TEST_P(Spmv, ThreadPerRowBlocksWalkManyRowBlocks) {
   expect_min_plus(a, false);         // another semiring and output op, also reading y
 }
 
+TEST_P(Spmv, RowSplitOnManyLongRows) {
+  CUDIST_REQUIRE_BACKEND();
+  // Rows of 0 to 640 entries (mean ~320: a warp of 32 lanes a row and several rounds of loads,
+  // kAuto's row-split), more rows than the warps the GPU holds at once (~4000 on an H100); the
+  // arrays end inside a 16-byte chunk.
+  reference::Csr a = test::random_ragged(test::reduced_run() ? 9001 : 12001, 5003, 640, 81);
+  if (a.values.size() % 4 == 0) {
+    a.col_indices.push_back(5002);
+    a.values.push_back(-1.0);
+    a.offsets.back() += 1;
+  }
+  expect_spmv(a, false, 2.0, -1.0);
+  expect_min_plus(a, false);
+  expect_strided_on_unaligned_arrays(a);  // one-element loads
+}
+
 TEST_P(Spmv, ThreadPerRowWalksUnalignedArraysWithStridedVectors) {
   CUDIST_REQUIRE_BACKEND();
   // One-element loads: a float pass of up to 2048 entries is up to four rounds of loads, each
