@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <type_traits>
 
 #include "core/cuda/check.hpp"
 #include "core/cuda/cublas_library.hpp"
@@ -198,14 +199,26 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
   Array values = device_array(block_rows, chunk, DType::kBFloat16, stream);
   auto* v = static_cast<__nv_bfloat16*>(values.data());
 
-  GemmKnnExactKernel::Params e{};
-  e.rank = rank;
-  e.rows = SourceSums::of(pw);
-  e.spec = p.rank;
-  e.distances = static_cast<float*>(distances.data);
-  e.ld_distances = distances.stride;
-  e.indices = static_cast<std::int64_t*>(indices.data);
-  e.ld_indices = indices.stride;
+  // The exact pass sums the kept pairs from the bfloat16 copies where these hold every value of
+  // the float32 rows (bfloat16 inputs): the same bits for half the bytes of y's rows read.
+  bool const copies_exact = download_one(x.terms.inexact + m, stream) == 0 &&
+                            download_one(y.terms.inexact + n, stream) == 0;
+  // The exact pass of the query rows [s.row0, s.row0 + rows), summing from `sums`' rows.
+  auto const exact_pass = [&](auto const& sums, std::int64_t rows) {
+    using Kernel = GemmKnnExactKernel<typename std::decay_t<decltype(sums)>::Element>;
+    typename Kernel::Params e{};
+    e.s = s;
+    e.block_rows = rows;
+    e.rank = rank;
+    e.rows = sums;
+    e.spec = p.rank;
+    e.distances = static_cast<float*>(distances.data);
+    e.ld_distances = distances.stride;
+    e.indices = static_cast<std::int64_t*>(indices.data);
+    e.ld_indices = indices.stride;
+    launch_rows<Kernel>(rows, s.capacity, e, stream);
+  };
+  auto const copies = SourceSumsOf<__nv_bfloat16>::over({x.copy, y.copy, depth, depth, d});
 
   // Block by block: fresh lists, every chunk of y through the GEMM and the filter, then the exact
   // pass writes the block's answers and lists the rows that overflowed (redone below).
@@ -225,9 +238,11 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
         launch_rows<GemmKnnFilterKernel<false>>(rows, s.capacity, {s, v, row0, rows, col0, cols}, stream);
       }
     }
-    e.s = s;
-    e.block_rows = rows;
-    launch_rows<GemmKnnExactKernel>(rows, s.capacity, e, stream);
+    if (copies_exact) {
+      exact_pass(copies, rows);
+    } else {
+      exact_pass(SourceSums::of(pw), rows);
+    }
   }
   int const redo_count = download_one(s.redo_count, stream);
   if (redo_count == 0) return true;

@@ -392,17 +392,20 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
 };
 
 /// One warp per query row: the kept pairs' exact keys (the SIMT path's float32 sums), ranked by
-/// (key, column) as the sorted path ranks them, the first k written.
+/// (key, column) as the sorted path ranks them, the first k written. The sums read float32 rows,
+/// or (E bfloat16) the path's bfloat16 copies where these hold every value exactly.
+template <class E>
 struct GemmKnnExactKernel : GemmKnnRowWarps {
+  using Rows = cudist::detail::cuda::SourceSumsOf<E>;
   /// The compaction lists, then each warp's slice of y rows (SourceSums::warp_sums).
   static std::size_t shared_bytes(int capacity) {
-    return GemmKnnRowWarps::shared_bytes(capacity) + std::size_t(kWarps) * SourceSums::kWarpSliceFloats * sizeof(float);
+    return GemmKnnRowWarps::shared_bytes(capacity) + std::size_t(kWarps) * Rows::kWarpSliceBytes;
   }
   struct Params {
     GemmKnnState s;             // its block of query rows: s.row0 ..
     std::int64_t block_rows;
     DotBound::Rank rank;
-    SourceSums rows;
+    Rows rows;
     RankSpec spec;
     float* distances;
     std::int64_t ld_distances;
@@ -424,7 +427,7 @@ struct GemmKnnExactKernel : GemmKnnRowWarps {
     float const tau = s.taus[r];
     std::uint64_t const* const list = s.lists + r * s.capacity;
     std::uint64_t* const buf = staging + warp * s.capacity;
-    float* const slice = reinterpret_cast<float*>(staging + kWarps * s.capacity) + warp * SourceSums::kWarpSliceFloats;
+    uint4* const slice = reinterpret_cast<uint4*>(staging + kWarps * s.capacity) + warp * Rows::kWarpSliceBytes / 16;
     for (int first = 0; first < s.capacity; first += 32) {
       int const t = first + lane;
       std::int64_t j = -1;  // the lane's pair, if kept

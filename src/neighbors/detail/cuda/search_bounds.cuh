@@ -31,6 +31,7 @@
 namespace cudist::neighbors::detail::cuda {
 
 using cudist::detail::cuda::SourceSums;
+using cudist::detail::cuda::SourceSumsOf;
 
 struct L2Bound {
   using Op = cudist::detail::ops::SqDiffSumOp<float, float>;
