@@ -41,10 +41,10 @@ std::string shape_of(Array const& a) {
 void run_knn(NeighborArgs const& a) {
   if (a.indices.empty() && a.distances.empty()) throw InvalidArgument("knn: give --indices and/or --distances");
   refuse_clashing_files({{"X", a.x}, {"Y", a.y}}, {{"--indices", a.indices}, {"--distances", a.distances}});
-  Array const x = io::read_matrix(a.x);
-  Resources const res(DeviceSet::parse(a.device));
   if (a.first_row != 0 && a.y.empty()) throw InvalidArgument("knn: --first-row " + std::to_string(a.first_row) + " needs Y (a shard of the database)");
   if (a.first_row < 0) throw InvalidArgument("knn: --first-row " + std::to_string(a.first_row) + " is negative");
+  Array const x = io::read_matrix(a.x);
+  Resources const res(DeviceSet::parse(a.device));
   KnnOptions opt;
   opt.params = a.metric.params();
   opt.pad = a.pad;
@@ -60,8 +60,10 @@ void run_knn(NeighborArgs const& a) {
   Array indices = Array::copy_of(r.indices, Device::cpu(), res.stream);
   Array const distances = Array::copy_of(r.distances, Device::cpu(), res.stream);
   double const secs = seconds_since(start);
-  std::int64_t* const j = indices.data_as<std::int64_t>();
-  for (std::int64_t e = 0; e < indices.size() && a.first_row != 0; ++e) j[e] += j[e] >= 0 ? a.first_row : 0;
+  if (a.first_row != 0) {  // the shard's rows to the database's (-1, a padded slot, stays)
+    std::int64_t* const j = indices.data_as<std::int64_t>();
+    for (std::int64_t e = 0; e < indices.size(); ++e) j[e] += j[e] >= 0 ? a.first_row : 0;
+  }
   if (!a.indices.empty()) io::write_npy(a.indices, indices);
   if (!a.distances.empty()) io::write_npy(a.distances, distances);
   if (!a.quiet) {

@@ -1,8 +1,9 @@
 // The k best of several lists of ranked candidates per row, on the host: how a device set merges
 // its shards' answers (split_select.cpp) and merge_knn the answers of knn over parts of a
-// database (merge_knn.cpp; cudist.dask merges its blocks through it). The order is the selection's: value, then index; a similarity's larger values
-// first; NaN after every number; -0 equal to +0 (KeyTraits). The candidates of a list need not be
-// sorted; a list's entries past its first index -1 are not candidates.
+// database (merge_knn.cpp; cudist.dask merges its blocks through it). The order is the
+// selection's: value, then index; a similarity's larger values first; NaN after every number; -0
+// equal to +0 (KeyTraits). The candidates of a list need not be sorted; a list's entries past its
+// first index -1 are not candidates.
 #pragma once
 
 #include <algorithm>

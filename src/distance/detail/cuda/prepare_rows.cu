@@ -71,13 +71,14 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock) prepare_rows_kernel(PrepP
   if (p.norms && lane == 0) p.norms[row] = static_cast<C>(sqrt(sq) * unit);
 }
 
+/// Elements of Elem a 16-byte load holds (one where Elem is wider).
+template <class Elem>
+constexpr int kConvertVector = sizeof(Elem) >= 16 ? 1 : static_cast<int>(16 / sizeof(Elem));
+
 /// A conversion and nothing else (no mean, sum, scale or norms), of dense rows: a flat array of
 /// `count` elements, kVec of them (16 bytes of Elem) a load, each converted as prepare_rows_kernel
 /// converts it (through double). A warp a row read 2-byte elements 64 bytes a request: the float32
 /// copies of K4's bfloat16 rows took 3.2 ms, 1.45 TB/s.
-template <class Elem>
-constexpr int kConvertVector = sizeof(Elem) >= 16 ? 1 : static_cast<int>(16 / sizeof(Elem));
-
 template <class C, class Elem>
 __global__ void __launch_bounds__(256) convert_kernel(Elem const* in, C* out, std::int64_t count) {
   constexpr int kVec = kConvertVector<Elem>;

@@ -33,10 +33,7 @@ struct ProductStep {
 
 /// Element k of a row, as a float.
 __device__ __forceinline__ float load_float(float const* p) { return __ldg(p); }
-__device__ __forceinline__ float load_float(__nv_bfloat16 const* p) {
-  unsigned short const bits = __ldg(reinterpret_cast<unsigned short const*>(p));
-  return __uint_as_float(static_cast<unsigned>(bits) << 16);
-}
+__device__ __forceinline__ float load_float(__nv_bfloat16 const* p) { return __bfloat162float(__ldg(p)); }
 
 /// 16 bytes of a row's elements as floats: 4 float32, or 8 bfloat16 (a float's high half each).
 template <class E>
