@@ -105,6 +105,21 @@ TEST(KernelChoice, MatchesTheBenchmarkCases) {
   EXPECT_EQ(row_split_group_size(s3, 1), 4);
 }
 
+TEST(KernelChoice, RowSplitStagesXWhereItFitsAndTheGathersPayForTheCopy) {
+  using sparse::detail::cuda::row_split_stages_x;
+  std::size_t const h100 = 227 * 1024;
+  std::int64_t const s1_nnz = 52000 * 520;
+  EXPECT_TRUE(row_split_stages_x(52000, s1_nnz, 4, h100, 132));    // S1: 203 KB of x
+  EXPECT_FALSE(row_split_stages_x(52000, s1_nnz, 8, h100, 132));   // S1 in float64: 406 KB
+  EXPECT_FALSE(row_split_stages_x(52000, s1_nnz, 4, 99 * 1024, 132));  // sm_86's 99 KB
+  EXPECT_TRUE(row_split_stages_x(58112, s1_nnz, 4, h100, 132));    // exactly 227 KB
+  EXPECT_FALSE(row_split_stages_x(58113, s1_nnz, 4, h100, 132));   // 4 bytes more
+  // Each block copies all of x: fewer than two gathers per copied element do not pay for it.
+  EXPECT_TRUE(row_split_stages_x(1000, 2 * 132 * 1000, 4, h100, 132));
+  EXPECT_FALSE(row_split_stages_x(1000, 2 * 132 * 1000 - 1, 4, h100, 132));
+  EXPECT_FALSE(row_split_stages_x(0, 0, 4, h100, 1));  // nothing to copy or gather
+}
+
 TEST(KernelChoice, ThreadPerRowTakesShortEvenRowsOnly) {
   using sparse::SpmvAlgorithm;
   using sparse::detail::cuda::choose_spmv_algorithm;

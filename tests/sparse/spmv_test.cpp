@@ -399,7 +399,8 @@ TEST_P(Spmv, RowSplitOnManyLongRows) {
   CUDIST_REQUIRE_BACKEND();
   // Rows of 0 to 640 entries (mean ~320: a warp of 32 lanes a row and several rounds of loads,
   // kAuto's row-split), more rows than the warps the GPU holds at once (~4000 on an H100); the
-  // arrays end inside a 16-byte chunk.
+  // arrays end inside a 16-byte chunk. x (5003 elements) is staged in shared memory on an
+  // H100: 2.9-3.8 M gathers against 264 blocks' copies, 2.6 M elements (row_split_stages_x).
   reference::Csr a = test::random_ragged(test::reduced_run() ? 9001 : 12001, 5003, 640, 81);
   if (a.values.size() % 4 == 0) {
     a.col_indices.push_back(5002);
@@ -409,6 +410,17 @@ TEST_P(Spmv, RowSplitOnManyLongRows) {
   expect_spmv(a, false, 2.0, -1.0);
   expect_min_plus(a, false);
   expect_strided_on_unaligned_arrays(a);  // one-element loads
+}
+
+TEST_P(Spmv, RowSplitGathersAnXLargerThanSharedMemory) {
+  CUDIST_REQUIRE_BACKEND();
+  // 70001 columns: 273 KB of float32 x (547 KB of float64), more than any GPU's block may hold
+  // in shared memory, so row-split gathers x from global memory although the rows (mean ~300)
+  // would otherwise have it staged; RowSplitOnManyLongRows takes the staged kernel.
+  reference::Csr const a = test::random_ragged(test::reduced_run() ? 1501 : 3001, 70001, 600, 82);
+  expect_spmv(a, false, 2.0, -1.0);
+  expect_min_plus(a, false);
+  expect_strided_on_unaligned_arrays(a);
 }
 
 TEST_P(Spmv, ThreadPerRowWalksUnalignedArraysWithStridedVectors) {

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "core/cuda/check.hpp"
@@ -25,20 +26,42 @@ __global__ void __launch_bounds__(Kernel::kThreads)
   Kernel{}(params, shared, ThreadCoords{blockIdx.x, static_cast<int>(threadIdx.x), gridDim.x});
 }
 
-/// Launches `blocks` blocks of Kernel on `stream` and checks the launch.
+/// The block's dynamic shared memory (the bytes its launch asked for), 16-byte aligned.
+__device__ __forceinline__ unsigned char* dynamic_shared_memory() {
+  extern __shared__ __align__(16) unsigned char dynamic_shared[];
+  return dynamic_shared;
+}
+
+/// Launches `blocks` blocks of Kernel on `stream`, each with `dynamic_shared` bytes of dynamic
+/// shared memory, and checks the launch.
 template <class Kernel>
-void launch(std::int64_t blocks, typename Kernel::Params const& params, cudaStream_t stream) {
-  run_kernel<Kernel><<<static_cast<unsigned>(blocks), Kernel::kThreads, 0, stream>>>(params);
+void launch(std::int64_t blocks, typename Kernel::Params const& params, cudaStream_t stream,
+            std::size_t dynamic_shared = 0) {
+  run_kernel<Kernel><<<static_cast<unsigned>(blocks), Kernel::kThreads, dynamic_shared, stream>>>(
+      params);
   CUDIST_CHECK_LAUNCH();
 #if defined(CUDIST_DEBUG_SYNC)
   CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
 #endif
 }
 
-/// Blocks of Kernel that the current GPU runs at once: the grid of a persistent kernel.
+/// Blocks of Kernel (with `dynamic_shared` bytes each) that the current GPU runs at once: the
+/// grid of a persistent kernel.
 template <class Kernel>
-std::int64_t resident_blocks() {
-  return cudist::detail::cuda::resident_blocks(reinterpret_cast<void const*>(run_kernel<Kernel>), Kernel::kThreads, 0);
+std::int64_t resident_blocks(std::size_t dynamic_shared = 0) {
+  return cudist::detail::cuda::resident_blocks(reinterpret_cast<void const*>(run_kernel<Kernel>),
+                                               Kernel::kThreads, dynamic_shared);
+}
+
+/// Lets Kernel's launches ask for all the dynamic shared memory a block of the current device may
+/// opt in to (beyond the default 48 KB). Once per kernel and process: the library's devices are
+/// assumed to be of one kind, as everywhere else a kernel attribute is set.
+template <class Kernel>
+void allow_block_shared_memory() {
+  static cudaError_t const set = cudaFuncSetAttribute(
+      run_kernel<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      static_cast<int>(cudist::detail::cuda::max_block_shared_memory()));
+  CUDIST_CUDA_TRY(set);
 }
 
 /// Asks for the largest L1 (least shared memory) for a kernel that uses no shared memory, so

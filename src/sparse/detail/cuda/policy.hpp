@@ -22,7 +22,23 @@ struct RowSplitPolicy {
   // L1 caches x (S1: x is 203 KB). Shorter or more uneven rows go to merge-path.
   static constexpr double kMinMeanRowNnz = 32.0;
   static constexpr double kMaxRowImbalance = 4.0;
+  // Threads of a block that stages x in shared memory: one such block may hold an SM (S1's x is
+  // 203 KB), so it brings the SM's full 32 warps of loads in flight.
+  static constexpr int kStagedXThreads = 1024;
+  // Staging copies x once per block; the gathers must outnumber the copied elements by this
+  // factor for the copy (sequential, from L2) to pay for itself. S1: 27 M gathers, 132 blocks x
+  // 52000 elements = 6.9 M copied.
+  static constexpr std::int64_t kMinGathersPerStagedElement = 2;
 };
+
+/// Whether row-split stages x (`cols` elements of `value_bytes`) in shared memory: x fits the
+/// `block_shared_bytes` one block may use, and the nonzeros outnumber the elements `blocks`
+/// blocks copy (RowSplitPolicy).
+constexpr bool row_split_stages_x(std::int64_t cols, std::int64_t nnz, std::size_t value_bytes,
+                                  std::size_t block_shared_bytes, std::int64_t blocks) {
+  return cols > 0 && static_cast<std::size_t>(cols) * value_bytes <= block_shared_bytes &&
+         nnz >= RowSplitPolicy::kMinGathersPerStagedElement * blocks * cols;
+}
 
 struct ThreadPerRowPolicy {
   static constexpr int kThreads = 256;

@@ -7,6 +7,12 @@
 //
 // For regular rows (RowSplitPolicy): no set-up beyond the plan, no partial rows across
 // threads. kVec = 1 serves index or value arrays that are not aligned to a vector load.
+//
+// kStagedX: where x fits one block's shared memory and the gathers are many times its length
+// (row_split_stages_x), each block first copies x into shared memory and gathers from there. At
+// S1's 203 KB, x fills L1 but shares it with the matrix stream, and a third of the gathers
+// missed it: those misses, not the stream, bounded the kernel (docs/tuning.md, S1). A block of
+// 1024 threads then holds the SM, with nothing for L1 to cache but row offsets.
 #pragma once
 
 #include <cstdint>
@@ -20,14 +26,16 @@
 
 namespace cudist::sparse::detail::cuda {
 
-template <class T, class I, int kVec, class Semiring, class Output>
+template <class T, class I, int kVec, class Semiring, class Output, bool kStagedX>
 struct RowSplitSpmv {
-  static constexpr int kThreads = RowSplitPolicy::kThreads;
+  static constexpr int kThreads =
+      kStagedX ? RowSplitPolicy::kStagedXThreads : RowSplitPolicy::kThreads;
   static constexpr int kChunksPerLane = RowSplitPolicy::kChunksPerLane;
 
   struct Params {
     CsrArrays<T, I> a;
     DenseOperand<T const> x;  // column 0 is the vector
+    std::int64_t x_len;       // kStagedX: elements of x (A's columns), in dynamic shared memory
     DenseOperand<T> y;
     Output out;
     int group_log2;  // lanes per row = 2^group_log2 <= 32
@@ -35,6 +43,11 @@ struct RowSplitSpmv {
   struct SharedStorage {};
 
   __device__ void operator()(Params const& p, SharedStorage&, ThreadCoords const& t) const {
+    T* const x_shared = reinterpret_cast<T*>(dynamic_shared_memory());
+    if constexpr (kStagedX) {
+      stage_x(p, x_shared, t.thread);
+      __syncthreads();
+    }
     int const lane_in_warp = t.thread % 32;
     int const lane = lane_in_warp & ((1 << p.group_log2) - 1);
     std::int64_t const rows_per_warp = 32 >> p.group_log2;
@@ -45,7 +58,7 @@ struct RowSplitSpmv {
          first += warps * rows_per_warp) {
       std::int64_t const row = first + (lane_in_warp >> p.group_log2);
       bool const has_row = row < p.a.rows;
-      T acc = has_row ? row_partial(p, row, lane) : Semiring::zero();
+      T acc = has_row ? row_partial(p, x_shared, row, lane) : Semiring::zero();
       acc = reduce_lane_groups<Semiring>(acc, p.group_log2);
       if (has_row && lane == 0) {
         T& y = p.y.at(row, 0);
@@ -54,8 +67,36 @@ struct RowSplitSpmv {
     }
   }
 
+  /// Copies x into `x_shared`, kStageLoads loads in flight per thread: x is read once per block,
+  /// and one load at a time would leave the block waiting on ~50 L2 round trips (S1).
+  static __device__ void stage_x(Params const& p, T* x_shared, int thread) {
+    constexpr int kStageLoads = 8;
+    for (std::int64_t first = thread; first < p.x_len; first += kStageLoads * kThreads) {
+      T v[kStageLoads];
+#pragma unroll
+      for (int u = 0; u < kStageLoads; ++u) {
+        std::int64_t const i = first + u * kThreads;
+        if (i < p.x_len) v[u] = load_cached(&p.x.at(i, 0));
+      }
+#pragma unroll
+      for (int u = 0; u < kStageLoads; ++u) {
+        std::int64_t const i = first + u * kThreads;
+        if (i < p.x_len) x_shared[i] = v[u];
+      }
+    }
+  }
+
+  /// x[col]: from the block's copy, or through the read-only path.
+  static __device__ __forceinline__ T x_at(Params const& p, T const* x_shared, I col) {
+    if constexpr (kStagedX) {
+      return x_shared[col];
+    } else {
+      return load_cached(&p.x.at(col, 0));
+    }
+  }
+
   /// This lane's share of row `row`: chunks lane, lane + group, ... of the row.
-  static __device__ T row_partial(Params const& p, std::int64_t row, int lane) {
+  static __device__ T row_partial(Params const& p, T const* x_shared, std::int64_t row, int lane) {
     std::int64_t const begin = load_cached(p.a.row_offsets + row);
     std::int64_t const end = load_cached(p.a.row_offsets + row + 1);
     std::int64_t const end_chunk = (end + kVec - 1) / kVec;
@@ -79,7 +120,7 @@ struct RowSplitSpmv {
         for (int v = 0; v < kVec; ++v) {
           std::int64_t const k = (c + u * group) * kVec + v;
           if (k >= begin && k < end) {
-            T const xk = load_cached(&p.x.at(cols[u].e[v], 0));
+            T const xk = x_at(p, x_shared, cols[u].e[v]);
             acc = Semiring::add(acc, Semiring::mul(vals[u].e[v], xk));
           }
         }

@@ -33,16 +33,35 @@ DenseOperand<T> y_operand(SpmvProblem const& p) {
 template <class T, class I, int kVec, class Semiring, class Output>
 void launch_row_split(SpmvAnalysis const& analysis, SpmvProblem const& p, Output const& out,
                       cudaStream_t stream) {
-  using Kernel = RowSplitSpmv<T, I, kVec, Semiring, Output>;
-  prefer_l1<Kernel>();
+  using Gathering = RowSplitSpmv<T, I, kVec, Semiring, Output, false>;
+  using Staged = RowSplitSpmv<T, I, kVec, Semiring, Output, true>;
   int group_log2 = 0;
   while ((1 << group_log2) < analysis.group_size) ++group_log2;
-  typename Kernel::Params params{csr_arrays<T, I>(p), x_operand<T>(p), y_operand<T>(p), out, group_log2};
-  std::int64_t const rows_per_block = Kernel::kThreads >> group_log2;
-  // One row per group; beyond 2^20 blocks the groups loop over rows instead.
-  std::int64_t const blocks = std::min<std::int64_t>(
-      (p.a.rows + rows_per_block - 1) / rows_per_block, std::int64_t(1) << 20);
-  launch<Kernel>(blocks, params, stream);
+  auto const row_blocks = [&](int threads) {
+    std::int64_t const rows_per_block = threads >> group_log2;
+    return (p.a.rows + rows_per_block - 1) / rows_per_block;
+  };
+
+  // Staged: one block per group of rows, capped at the blocks resident at once (persistent).
+  std::size_t const x_bytes = static_cast<std::size_t>(p.a.cols) * sizeof(T);
+  std::size_t const block_shared = cudist::detail::cuda::max_block_shared_memory();
+  if (x_bytes <= block_shared) {
+    allow_block_shared_memory<Staged>();
+    std::int64_t const staged_blocks =
+        std::min(row_blocks(Staged::kThreads), resident_blocks<Staged>(x_bytes));
+    if (row_split_stages_x(p.a.cols, p.a.nnz, sizeof(T), block_shared, staged_blocks)) {
+      typename Staged::Params params{csr_arrays<T, I>(p), x_operand<T>(p), p.a.cols,
+                                     y_operand<T>(p), out, group_log2};
+      launch<Staged>(staged_blocks, params, stream, x_bytes);
+      return;
+    }
+  }
+  // Gathering: one row per group; beyond 2^20 blocks the groups loop over rows instead.
+  prefer_l1<Gathering>();
+  typename Gathering::Params params{csr_arrays<T, I>(p), x_operand<T>(p), p.a.cols,
+                                    y_operand<T>(p), out, group_log2};
+  launch<Gathering>(std::min<std::int64_t>(row_blocks(Gathering::kThreads), std::int64_t(1) << 20),
+                    params, stream);
 }
 
 template <class T, class I, int kVec, class Semiring, class Output>
