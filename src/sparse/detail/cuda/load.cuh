@@ -47,10 +47,11 @@ __device__ __forceinline__ E load_cached(E const* p) {
 
 /// Chunk `chunk` of an array of `size` elements, as one vector load; the chunk that runs past
 /// the end of the array is read element by element instead, never past `size`.
-template <int kVec, class E>
-__device__ __forceinline__ Chunk<E, kVec> load_chunk_streaming(E const* base, std::int64_t chunk,
-                                                               std::int64_t size) {
-  std::int64_t const first = chunk * kVec;
+/// Position is the caller's unsigned type for positions in the array (32 bits where it fits).
+template <int kVec, class E, class Position>
+__device__ __forceinline__ Chunk<E, kVec> load_chunk_streaming(E const* base, Position chunk,
+                                                               Position size) {
+  Position const first = chunk * kVec;
   if (first + kVec <= size)
     return load_streaming(reinterpret_cast<Chunk<E, kVec> const*>(base) + chunk);
   Chunk<E, kVec> c{};

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "sparse/detail/cuda/csr_arrays.cuh"
 #include "sparse/detail/cuda/kernel_launch.cuh"
@@ -42,10 +43,13 @@ struct RowSplitSpmv {
   };
   struct SharedStorage {};
 
+  // Positions in the index and value arrays: 32 bits where the indices are (row offsets of
+  // int32 bound nnz), so that a chunk's bounds are single-word compares.
+  using Position = std::conditional_t<sizeof(I) <= 4, std::uint32_t, std::uint64_t>;
+
   __device__ void operator()(Params const& p, SharedStorage&, ThreadCoords const& t) const {
-    T* const x_shared = reinterpret_cast<T*>(dynamic_shared_memory());
     if constexpr (kStagedX) {
-      stage_x(p, x_shared, t.thread);
+      stage_x(p, t.thread);
       __syncthreads();
     }
     int const lane_in_warp = t.thread % 32;
@@ -58,7 +62,7 @@ struct RowSplitSpmv {
          first += warps * rows_per_warp) {
       std::int64_t const row = first + (lane_in_warp >> p.group_log2);
       bool const has_row = row < p.a.rows;
-      T acc = has_row ? row_partial(p, x_shared, row, lane) : Semiring::zero();
+      T acc = has_row ? row_partial(p, row, lane) : Semiring::zero();
       acc = reduce_lane_groups<Semiring>(acc, p.group_log2);
       if (has_row && lane == 0) {
         T& y = p.y.at(row, 0);
@@ -67,10 +71,12 @@ struct RowSplitSpmv {
     }
   }
 
-  /// Copies x into `x_shared`, kStageLoads loads in flight per thread: x is read once per block,
-  /// and one load at a time would leave the block waiting on ~50 L2 round trips (S1).
-  static __device__ void stage_x(Params const& p, T* x_shared, int thread) {
+  /// Copies x into the block's shared memory, kStageLoads loads in flight per thread: x is read
+  /// once per block, and one load at a time would leave the block waiting on ~50 L2 round trips
+  /// (S1).
+  static __device__ void stage_x(Params const& p, int thread) {
     constexpr int kStageLoads = 8;
+    T* const x_shared = reinterpret_cast<T*>(dynamic_shared_memory());
     for (std::int64_t first = thread; first < p.x_len; first += kStageLoads * kThreads) {
       T v[kStageLoads];
 #pragma unroll
@@ -86,43 +92,51 @@ struct RowSplitSpmv {
     }
   }
 
-  /// x[col]: from the block's copy, or through the read-only path.
-  static __device__ __forceinline__ T x_at(Params const& p, T const* x_shared, I col) {
+  /// x[col]: from the block's copy (addressed from the shared array itself, so that no generic
+  /// pointer is rebuilt per gather), or through the read-only path.
+  static __device__ __forceinline__ T x_at(Params const& p, I col) {
     if constexpr (kStagedX) {
-      return x_shared[col];
+      return reinterpret_cast<T const*>(dynamic_shared_memory())[col];
     } else {
       return load_cached(&p.x.at(col, 0));
     }
   }
 
+  /// Bit v set where element first + v lies in the row [begin, end).
+  static __device__ __forceinline__ unsigned live_elements(Position begin, Position end,
+                                                           Position first) {
+    unsigned const from = begin > first ? static_cast<unsigned>(begin - first) : 0u;
+    unsigned const to =
+        end > first ? static_cast<unsigned>(end - first < kVec ? end - first : kVec) : 0u;
+    return ((1u << to) - 1u) & ~((1u << from) - 1u);
+  }
+
   /// This lane's share of row `row`: chunks lane, lane + group, ... of the row.
-  static __device__ T row_partial(Params const& p, T const* x_shared, std::int64_t row, int lane) {
-    std::int64_t const begin = load_cached(p.a.row_offsets + row);
-    std::int64_t const end = load_cached(p.a.row_offsets + row + 1);
-    std::int64_t const end_chunk = (end + kVec - 1) / kVec;
-    int const group = 1 << p.group_log2;
+  static __device__ T row_partial(Params const& p, std::int64_t row, int lane) {
+    auto const begin = static_cast<Position>(load_cached(p.a.row_offsets + row));
+    auto const end = static_cast<Position>(load_cached(p.a.row_offsets + row + 1));
+    auto const nnz = static_cast<Position>(p.a.nnz);
+    Position const end_chunk = (end + kVec - 1) / kVec;
+    Position const group = Position{1} << p.group_log2;
     T acc = Semiring::zero();
-    for (std::int64_t c = begin / kVec + lane; c < end_chunk; c += group * kChunksPerLane) {
+    for (Position c = begin / kVec + lane; c < end_chunk; c += group * kChunksPerLane) {
       // All loads first, then all gathers: kChunksPerLane chunks in flight per lane.
       Chunk<I, kVec> cols[kChunksPerLane] = {};
       Chunk<T, kVec> vals[kChunksPerLane] = {};
 #pragma unroll
       for (int u = 0; u < kChunksPerLane; ++u) {
-        std::int64_t const chunk = c + u * group;
+        Position const chunk = c + u * group;
         if (chunk < end_chunk) {
-          cols[u] = load_chunk_streaming<kVec>(p.a.col_indices, chunk, p.a.nnz);
-          vals[u] = load_chunk_streaming<kVec>(p.a.values, chunk, p.a.nnz);
+          cols[u] = load_chunk_streaming<kVec>(p.a.col_indices, chunk, nnz);
+          vals[u] = load_chunk_streaming<kVec>(p.a.values, chunk, nnz);
         }
       }
 #pragma unroll
       for (int u = 0; u < kChunksPerLane; ++u) {
+        unsigned const live = live_elements(begin, end, (c + u * group) * kVec);
 #pragma unroll
         for (int v = 0; v < kVec; ++v) {
-          std::int64_t const k = (c + u * group) * kVec + v;
-          if (k >= begin && k < end) {
-            T const xk = x_at(p, x_shared, cols[u].e[v]);
-            acc = Semiring::add(acc, Semiring::mul(vals[u].e[v], xk));
-          }
+          if (live >> v & 1u) acc = Semiring::add(acc, Semiring::mul(vals[u].e[v], x_at(p, cols[u].e[v])));
         }
       }
     }
