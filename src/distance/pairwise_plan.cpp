@@ -329,7 +329,7 @@ MetricParams with_estimates(Resources const& res, char const* who, Metric metric
 
 PlannedPairwise plan_pairwise(Resources const& res, char const* who, ConstMatrixView x,
                               ConstMatrixView y, bool same, MatrixView out, OutputLayout layout,
-                              Metric metric, MetricParams const& params) {
+                              Metric metric, MetricParams const& params, bool keep_bfloat16) {
   MetricPlan const plan = plan_metric(res, who, metric, params, x, y, layout);
   PlannedPairwise planned;
   PairwiseProblem& pr = planned.problem;
@@ -345,7 +345,9 @@ PlannedPairwise plan_pairwise(Resources const& res, char const* who, ConstMatrix
                             plan.op_weights.empty() &&
                             (plan.op.kind == OpKind::kXorPopcount ||
                              (has_integer_path(plan.op.kind, plan.op.finish) && x.cols <= kMaxExactByteCols));
-  bool const raw_float = (x.dtype == DType::kFloat32 || x.dtype == DType::kFloat64) && !plan.prep.needed;
+  bool const raw_float = (x.dtype == DType::kFloat32 || x.dtype == DType::kFloat64 ||
+                          (keep_bfloat16 && x.dtype == DType::kBFloat16)) &&
+                         !plan.prep.needed;
 
   if (integer_path || raw_float) {
     pr.x = x;

@@ -64,14 +64,16 @@ std::int64_t fewest_candidates(Batch const& batch, bool exclude_self) {
 
 PlannedSelect plan_select(char const* who, Resources const& res, ConstMatrixView x,
                           ConstMatrixView y, Batch const& batch, Metric metric,
-                          MetricParams const& params, bool self, bool exclude_self) {
+                          MetricParams const& params, bool self, bool exclude_self,
+                          bool keep_bfloat16) {
   cudist::TimelineSpan const span("plan (inputs staged where the device reads them)");
   PlannedSelect planned;
   std::optional<Array> x_stage, y_stage;
   ConstMatrixView const xs = cudist::detail::staged(x, res.device, res.stream, x_stage);
   ConstMatrixView const ys = self ? xs : cudist::detail::staged(y, res.device, res.stream, y_stage);
   cudist::detail::PlannedPairwise pp = cudist::detail::plan_pairwise(
-      res, who, xs, ys, self, MatrixView{}, cudist::detail::OutputLayout::kFull, metric, params);
+      res, who, xs, ys, self, MatrixView{}, cudist::detail::OutputLayout::kFull, metric, params,
+      keep_bfloat16);
 
   SelectProblem& sp = planned.problem;
   sp.pairwise = pp.problem;

@@ -68,12 +68,19 @@ TEST(KnnGemm, TakesTheGemmPathBeyondTheTensorCoreSearch) {
     Array const x = test::to_backend(test::random_reals(c.m, c.d, DType::kBFloat16, -1, 1, 1).array);
     Array const y = test::to_backend(test::random_reals(c.n, c.d, DType::kBFloat16, -1, 1, 2).array);
     for (Metric metric : {Metric::kInnerProduct, Metric::kCosine}) {
-      auto const planned = neighbors::detail::plan_select("knn", res, x.view(), y.view(),
-                                                          neighbors::detail::whole(x.view(), y.view()), metric, {},
-                                                          false, false);
-      EXPECT_TRUE(neighbors::detail::cuda::gemm_knn_applies(planned.problem, c.k, neighbors::detail::cuda::kMaxOnChipK8))
-          << "metric " << static_cast<int>(metric) << ", d " << c.d << ", k " << c.k
-          << " (is libcublas.so.13 on the library path?)";
+      // As knn plans (bfloat16 rows that need no preparation kept: inner product's), and widened.
+      for (bool keep_bfloat16 : {true, false}) {
+        auto const planned = neighbors::detail::plan_select("knn", res, x.view(), y.view(),
+                                                            neighbors::detail::whole(x.view(), y.view()), metric, {},
+                                                            false, false, keep_bfloat16);
+        bool const kept = keep_bfloat16 && metric == Metric::kInnerProduct;
+        EXPECT_EQ(planned.problem.pairwise.x.dtype, kept ? DType::kBFloat16 : DType::kFloat32);
+        EXPECT_EQ(planned.problem.pairwise.y.dtype, kept ? DType::kBFloat16 : DType::kFloat32);
+        EXPECT_TRUE(
+            neighbors::detail::cuda::gemm_knn_applies(planned.problem, c.k, neighbors::detail::cuda::kMaxOnChipK8))
+            << "metric " << static_cast<int>(metric) << ", d " << c.d << ", k " << c.k
+            << (keep_bfloat16 ? ", bfloat16 kept" : "") << " (is libcublas.so.13 on the library path?)";
+      }
     }
   }
 #endif
@@ -107,6 +114,35 @@ TEST(KnnGemm, SameAnswersAsTheSimtPath) {
         auto const [gemm, simt] = on_both_paths([&] { return knn(res, xb, yb, c.k, metric); });
         EXPECT_TRUE(test::identical(gemm, simt)) << "family " << family << ", " << c.m << " x " << c.n << " x " << c.d
                                                  << ", k " << c.k << ", metric " << static_cast<int>(metric);
+      }
+    }
+  }
+}
+
+TEST(KnnGemm, BFloat16RowsAsTheSimtPath) {
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  // knn hands inner product's bfloat16 rows to the GEMM path unconverted (plan_select's
+  // keep_bfloat16): read in place where the depth is a multiple of 8 (64, 40), copied where it is
+  // not (770). Integer rows tie everywhere, so lists overflow: their rows are gathered as bfloat16
+  // and redone by the SIMT path, which widens them; a self-join's overflow sends the whole call
+  // there, widened too.
+  for (Case c : {Case{37, 3000, 64, 100}, Case{70, 1499, 770, 64}, Case{129, 5000, 40, 130}}) {
+    for (bool ties : {false, true}) {
+      auto make = [&](std::int64_t rows, std::uint64_t seed) {
+        return ties ? test::random_integers(rows, c.d, DType::kBFloat16, -2, 2, seed)
+                    : test::random_reals(rows, c.d, DType::kBFloat16, -1, 1, seed);
+      };
+      Array const xb = test::to_backend(make(c.m, 30 + c.d).array), yb = test::to_backend(make(c.n, 40 + c.d).array);
+      auto const [gemm, simt] = on_both_paths([&] { return knn(res, xb, yb, c.k, Metric::kInnerProduct); });
+      EXPECT_TRUE(test::identical(gemm, simt)) << c.m << " x " << c.n << " x " << c.d << ", k " << c.k
+                                               << (ties ? ", ties" : "");
+      for (SelfJoin self : {SelfJoin::kIncludeSelf, SelfJoin::kExcludeSelf}) {
+        auto const [gemm_self, simt_self] =
+            on_both_paths([&] { return self_knn(res, yb, c.k, Metric::kInnerProduct, self); });
+        EXPECT_TRUE(test::identical(gemm_self, simt_self))
+            << "self-join " << c.n << " x " << c.d << ", k " << c.k << (ties ? ", ties" : "")
+            << (self == SelfJoin::kExcludeSelf ? ", excluding self" : "");
       }
     }
   }

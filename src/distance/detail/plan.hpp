@@ -23,9 +23,11 @@ struct PlannedPairwise {
 
 /// x and y must already be in res.device's memory (y may alias x: then `same` is true); out is
 /// the backend-memory output view. Validates metric parameters (throws InvalidArgument).
+/// keep_bfloat16: bfloat16 rows that need no preparation stay bfloat16 instead of being widened
+/// to float32; the caller's backend widens them where its path needs it (CUDA knn).
 PlannedPairwise plan_pairwise(Resources const& res, char const* who, ConstMatrixView x,
                               ConstMatrixView y, bool same, MatrixView out, OutputLayout layout,
-                              Metric metric, MetricParams const& params);
+                              Metric metric, MetricParams const& params, bool keep_bfloat16 = false);
 
 /// `params` with the defaults plan_pairwise would estimate from all rows of x and y filled in
 /// (seuclidean's V, mahalanobis's VI), for calls that plan pieces of y one at a time (knn over

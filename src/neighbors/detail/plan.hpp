@@ -35,10 +35,12 @@ Batch whole(ConstMatrixView x, ConstMatrixView y);
 
 /// Validated inputs -> a problem on res.device, which the caller has made current for the whole
 /// call (require_device + ScopedDevice: the backend runs after planning). `self` marks a self-join
-/// (y is x).
+/// (y is x). keep_bfloat16: bfloat16 rows that need no preparation stay bfloat16 (plan_pairwise),
+/// for a backend that widens them itself where it must (CUDA knn: its GEMM path reads them).
 PlannedSelect plan_select(char const* who, Resources const& res, ConstMatrixView x,
                           ConstMatrixView y, Batch const& batch, Metric metric,
-                          MetricParams const& params, bool self, bool exclude_self);
+                          MetricParams const& params, bool self, bool exclude_self,
+                          bool keep_bfloat16 = false);
 
 /// Fewest candidates any query row has (the smallest problem's rows of y, minus the point itself
 /// when excluding it), over the problems that have query rows; -1 when none has.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <type_traits>
 
@@ -58,15 +59,24 @@ struct FillKernel {
   }
 };
 
-/// A bfloat16 copy of `rows` and its terms, in `keep`.
+/// `rows` in bfloat16 as cuBLAS reads them (rows of `depth` elements, 16-byte aligned), and their
+/// terms, in `keep`.
 struct Bf16Rows {
   __nv_bfloat16 const* copy;
   Bf16RowTerms terms;
 };
 
+/// float32 rows, or bfloat16 rows of a depth cuBLAS cannot read in place, are copied; bfloat16
+/// rows that are dense, 16-byte aligned and of a depth of 8 k are read as they are (knn's
+/// bfloat16 inputs, not widened: plan_select), which saves K4 the copy of its 1.5 GB database.
 Bf16Rows bf16_rows(ConstMatrixView rows, int depth, std::vector<Array>& keep, cudaStream_t stream) {
-  keep.push_back(device_array(rows.rows, depth, DType::kBFloat16, stream));
-  auto* copy = static_cast<__nv_bfloat16*>(keep.back().data());
+  bool const in_place = rows.dtype == DType::kBFloat16 && rows.cols == depth && rows.stride == depth &&
+                        reinterpret_cast<std::uintptr_t>(rows.data) % 16 == 0;
+  __nv_bfloat16* copy = nullptr;
+  if (!in_place) {
+    keep.push_back(device_array(rows.rows, depth, DType::kBFloat16, stream));
+    copy = static_cast<__nv_bfloat16*>(keep.back().data());
+  }
   std::int64_t const padded = (rows.rows + 3) / 4 * 4;  // both arrays of terms 16-byte aligned
   keep.push_back(device_array(2, padded, DType::kFloat32, stream));
   auto* norms = static_cast<float*>(keep.back().data());
@@ -74,10 +84,17 @@ Bf16Rows bf16_rows(ConstMatrixView rows, int depth, std::vector<Array>& keep, cu
   auto* flags = static_cast<int*>(keep.back().data());
   CUDIST_CUDA_TRY(cudaMemsetAsync(flags + rows.rows, 0, 2 * sizeof(int), stream));
   Bf16RowTerms const terms{norms, norms + padded, flags, reinterpret_cast<unsigned*>(flags + rows.rows + 1)};
-  launch<Bf16RowsKernel>(rows.rows, Bf16RowsKernel::kRowsPerBlock,
-                         {static_cast<float const*>(rows.data), rows.rows, rows.cols, rows.stride, depth, copy, terms},
-                         stream);
-  return {copy, terms};
+  auto const terms_of = [&](auto const* src) {
+    using Kernel = Bf16RowsKernel<std::remove_cv_t<std::remove_pointer_t<decltype(src)>>>;
+    launch<Kernel>(rows.rows, Kernel::kRowsPerBlock, {src, rows.rows, rows.cols, rows.stride, depth, copy, terms},
+                   stream);
+  };
+  if (rows.dtype == DType::kBFloat16) {
+    terms_of(static_cast<__nv_bfloat16 const*>(rows.data));
+  } else {
+    terms_of(static_cast<float const*>(rows.data));
+  }
+  return {in_place ? static_cast<__nv_bfloat16 const*>(rows.data) : copy, terms};
 }
 
 }  // namespace
@@ -93,7 +110,8 @@ GemmKnnChunks gemm_knn_chunks(std::int64_t m) {
 bool gemm_knn_applies(SelectProblem const& p, std::int64_t k, std::int64_t max_on_chip_k) {
   auto const& pw = p.pairwise;
   std::int64_t const candidates = p.n() - (p.rank.exclude_self ? 1 : 0);
-  bool const shape = pw.x.dtype == DType::kFloat32 && pw.y.dtype == DType::kFloat32 &&
+  bool const rows = (pw.x.dtype == DType::kFloat32 || pw.x.dtype == DType::kBFloat16) && pw.y.dtype == pw.x.dtype;
+  bool const shape = rows &&
                      p.distance_dtype == DType::kFloat32 && pw.op.kind == cudist::detail::OpKind::kDot &&
                      pw.op.weights == nullptr && p.problems() == 1 && pw.x.cols >= 1 && k >= 1 && k <= kMaxGemmK &&
                      k <= candidates && (k > max_on_chip_k || pw.x.cols > kMaxBoundedDepth);
@@ -102,7 +120,7 @@ bool gemm_knn_applies(SelectProblem const& p, std::int64_t k, std::int64_t max_o
 
 namespace {
 
-/// Rows rows[t] of `from` (float32, row stride ld, and its norms where given) into dense rows t
+/// Rows rows[t] of `from` (bfloat16, float32 or int64, row stride ld) into dense rows t
 /// of `to`, or, scattering, rows t of `from` into rows rows[t] of `to`: a block a row.
 struct MoveRowsKernel {
   static constexpr int kThreads = 128;
@@ -113,7 +131,7 @@ struct MoveRowsKernel {
     std::int64_t ld_from;
     void* to;
     std::int64_t ld_to;
-    int element_bytes;  // 4 or 8
+    int element_bytes;  // 2, 4 or 8
     bool scatter;
   };
   __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
@@ -122,6 +140,8 @@ struct MoveRowsKernel {
     for (std::int64_t c = tid; c < p.cols; c += kThreads) {
       if (p.element_bytes == 8) {
         static_cast<std::int64_t*>(p.to)[dst * p.ld_to + c] = static_cast<std::int64_t const*>(p.from)[src * p.ld_from + c];
+      } else if (p.element_bytes == 2) {
+        static_cast<std::uint16_t*>(p.to)[dst * p.ld_to + c] = static_cast<std::uint16_t const*>(p.from)[src * p.ld_from + c];
       } else {
         static_cast<float*>(p.to)[dst * p.ld_to + c] = static_cast<float const*>(p.from)[src * p.ld_from + c];
       }
@@ -140,10 +160,11 @@ void redo_rows(SelectProblem const& p, std::int64_t k, std::int64_t const* rows,
                MatrixView distances, MatrixView indices, RedoRows const& redo, cudaStream_t stream) {
   auto const& pw = p.pairwise;
   std::int64_t const d = pw.x.cols;
-  Array x = device_array(count, d, DType::kFloat32, stream);
-  move_rows(rows, count, d, pw.x.data, pw.x.stride, x.data(), d, 4, false, stream);
+  Array x = device_array(count, d, pw.x.dtype, stream);
+  move_rows(rows, count, d, pw.x.data, pw.x.stride, x.data(), d, static_cast<int>(size_of(pw.x.dtype)), false,
+            stream);
   SelectProblem q = p;
-  q.pairwise.x = ConstMatrixView(x.data(), count, d, d, DType::kFloat32, Memory::kDevice);
+  q.pairwise.x = ConstMatrixView(x.data(), count, d, d, pw.x.dtype, Memory::kDevice);
   q.x_offsets = {0, count};
   std::optional<Array> norms;
   if (pw.op.x_norms != nullptr) {  // cosine: the rows' norms, as the op reads them
@@ -201,8 +222,8 @@ bool gemm_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
 
   // The exact pass sums the kept pairs from the bfloat16 copies where these hold every value of
   // the float32 rows (bfloat16 inputs): the same bits for half the bytes of y's rows read.
-  bool const copies_exact = download_one(x.terms.inexact + m, stream) == 0 &&
-                            download_one(y.terms.inexact + n, stream) == 0;
+  bool const copies_exact = pw.x.dtype == DType::kBFloat16 || (download_one(x.terms.inexact + m, stream) == 0 &&
+                                                               download_one(y.terms.inexact + n, stream) == 0);
   // The exact pass of the query rows [s.row0, s.row0 + rows), summing from `sums`' rows.
   auto const exact_pass = [&](auto const& sums, std::int64_t rows) {
     using Kernel = GemmKnnExactKernel<typename std::decay_t<decltype(sums)>::Element>;

@@ -16,7 +16,8 @@
 namespace cudist::neighbors::detail::cuda {
 
 /// Whether knn (no mutual-check observer) of p with this k takes the GEMM path: float32 rows
-/// (bfloat16 / float16 inputs arrive converted) of inner product or cosine, one problem, k <= 256
+/// (float16 inputs and prepared rows arrive converted) or bfloat16 rows (knn's, not widened:
+/// plan_select) of inner product or cosine, one problem, k <= 256
 /// and at most the candidates a row has, k above the on-chip limit or rows deeper than the
 /// tensor-core search takes, cuBLAS loadable, and CUDIST_SIMT_SELECTION unset.
 bool gemm_knn_applies(SelectProblem const& p, std::int64_t k, std::int64_t max_on_chip_k);

@@ -44,12 +44,17 @@ struct Bf16RowTerms {
   unsigned* max_norm;  // one float's bits: the largest norm that is not NaN (norms are >= 0)
 };
 
-/// One warp per row: the copy (zero past d up to the padded depth), then its terms.
+__device__ __forceinline__ float widened(float v) { return v; }
+__device__ __forceinline__ float widened(__nv_bfloat16 v) { return __bfloat162float(v); }
+
+/// One warp per row of float32 or bfloat16 (Source) rows: the copy (zero past d up to the padded
+/// depth; none where `copy` is null: bfloat16 rows cuBLAS reads as they are), then its terms.
+template <class Source>
 struct Bf16RowsKernel {
   static constexpr int kThreads = 256;
   static constexpr int kRowsPerBlock = kThreads / 32;
   struct Params {
-    float const* src;
+    Source const* src;
     std::int64_t rows, d, ld;
     int depth;  // d padded to a multiple of 8: 16-byte rows for cuBLAS
     __nv_bfloat16* copy;
@@ -60,13 +65,13 @@ struct Bf16RowsKernel {
     std::int64_t const row = block * kRowsPerBlock + tid / 32;
     int const lane = tid % 32;
     if (row >= p.rows) return;
-    float const* src = p.src + row * p.ld;
+    Source const* src = p.src + row * p.ld;
     double sum = 0;
     bool odd = false, inexact = false;
     for (std::int64_t k = lane; k < p.depth; k += 32) {
-      float const v = k < p.d ? src[k] : 0.0f;
+      float const v = k < p.d ? widened(src[k]) : 0.0f;
       __nv_bfloat16 const b = __float2bfloat16_rn(v);
-      p.copy[row * p.depth + k] = b;
+      if (p.copy != nullptr) p.copy[row * p.depth + k] = b;
       inexact |= __bfloat162float(b) != v;
       sum += static_cast<double>(v) * v;
       odd |= !isfinite(v) || (v != 0.0f && fabsf(v) < 0x1p-100f);

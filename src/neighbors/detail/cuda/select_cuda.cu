@@ -15,6 +15,8 @@
 #include "core/cuda/device_features.hpp"
 #include "core/detail/expects.hpp"
 #include "cudist/core/error.hpp"
+#include "core/detail/validate_view.hpp"
+#include "distance/detail/backend.hpp"
 #include "distance/detail/cuda/packed_u8_l2.cuh"
 #include "distance/detail/cuda/packed_u8_rows.hpp"
 #include "neighbors/detail/backend.hpp"
@@ -231,9 +233,31 @@ bool fused_knn_for(SelectProblem const& p, std::int64_t k) {
          fused_knn_smem(p, k) <= cudist::detail::cuda::max_block_shared_memory();
 }
 
+/// p with its bfloat16 rows widened to float32 (the copies in `keep`), as the planner converts
+/// every other 16-bit input: knn leaves bfloat16 rows that need no preparation to the GEMM path,
+/// which reads them as they are (plan_select's keep_bfloat16).
+SelectProblem widened(SelectProblem p, std::vector<Array>& keep, cudaStream_t stream) {
+  auto const widen = [&](ConstMatrixView rows) {
+    keep.push_back(device_array(rows.rows, rows.cols, DType::kFloat32, stream));
+    cudist::detail::RowPrep prep;
+    prep.in = rows;
+    prep.out = keep.back().view();
+    cudist::detail::cuda::prepare_rows(prep, stream);
+    return ConstMatrixView(keep.back().view());
+  };
+  bool const self = cudist::detail::same_view(p.pairwise.x, p.pairwise.y);
+  p.pairwise.x = widen(p.pairwise.x);
+  p.pairwise.y = self ? p.pairwise.x : widen(p.pairwise.y);
+  return p;
+}
+
 /// knn by the fused or the sorted path (the GEMM path's rows it could not keep come here too).
 void knn_on_chip_or_sorted(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices,
                            void* column_best, cudaStream_t stream) {
+  if (p.pairwise.x.dtype == DType::kBFloat16) {
+    std::vector<Array> keep;
+    return knn_on_chip_or_sorted(widened(p, keep, stream), k, distances, indices, column_best, stream);
+  }
   if (!fused_knn_for(p, k)) return sorted_knn(p, k, distances, indices, stream);
   std::vector<Array> keep;
   fused_knn(fused_form(p, keep, stream), k, distances, indices, column_best, stream);
