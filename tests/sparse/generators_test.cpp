@@ -118,6 +118,7 @@ TEST(KernelChoice, RowSplitStagesXWhereItFitsAndTheGathersPayForTheCopy) {
   EXPECT_TRUE(row_split_stages_x(1000, 2 * 132 * 1000, 4, h100, 132));
   EXPECT_FALSE(row_split_stages_x(1000, 2 * 132 * 1000 - 1, 4, h100, 132));
   EXPECT_FALSE(row_split_stages_x(0, 0, 4, h100, 1));  // nothing to copy or gather
+  EXPECT_FALSE(row_split_stages_x(1000, 0, 4, h100, 0));  // no rows: no blocks
 }
 
 TEST(KernelChoice, ThreadPerRowTakesShortEvenRowsOnly) {

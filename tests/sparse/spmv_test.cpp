@@ -400,7 +400,8 @@ TEST_P(Spmv, RowSplitOnManyLongRows) {
   // Rows of 0 to 640 entries (mean ~320: a warp of 32 lanes a row and several rounds of loads,
   // kAuto's row-split), more rows than the warps the GPU holds at once (~4000 on an H100); the
   // arrays end inside a 16-byte chunk. x (5003 elements) is staged in shared memory on an
-  // H100: 2.9-3.8 M gathers against 264 blocks' copies, 2.6 M elements (row_split_stages_x).
+  // H100: 2.9-3.8 M gathers against 132 blocks' copies (one 1024-thread block an SM at 43+
+  // registers), 0.66 M elements (row_split_stages_x).
   reference::Csr a = test::random_ragged(test::reduced_run() ? 9001 : 12001, 5003, 640, 81);
   if (a.values.size() % 4 == 0) {
     a.col_indices.push_back(5002);

@@ -36,7 +36,8 @@ struct RowSplitPolicy {
 /// blocks copy (RowSplitPolicy).
 constexpr bool row_split_stages_x(std::int64_t cols, std::int64_t nnz, std::size_t value_bytes,
                                   std::size_t block_shared_bytes, std::int64_t blocks) {
-  return cols > 0 && static_cast<std::size_t>(cols) * value_bytes <= block_shared_bytes &&
+  return cols > 0 && blocks > 0 &&
+         static_cast<std::size_t>(cols) * value_bytes <= block_shared_bytes &&
          nnz >= RowSplitPolicy::kMinGathersPerStagedElement * blocks * cols;
 }
 
