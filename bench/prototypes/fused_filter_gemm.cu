@@ -19,7 +19,6 @@
 //   ./fused_filter_gemm bf16 [m n d chunk tau]   (default K4: 10000 1000000 768 8192 34)
 //   ./fused_filter_gemm int8 [m n d chunk tau]   (default one block of K3's rows: 16384 160000 128 8192 230000)
 #include <cublas_v2.h>
-#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>

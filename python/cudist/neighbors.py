@@ -132,10 +132,9 @@ def merge_knn(part_distances, part_indices, k, metric="euclidean", *, p=2.0,
     if not pad and k > columns:
         raise ValueError(f"merge_knn: k = {k} but the parts hold {columns} candidates a row; pass "
                          "pad=True to pad the missing neighbours with index -1")
-    width = k if pad else min(k, columns)
     rows = d[0].shape[0] if d else 0
-    distances = np.empty((rows, width), d[0].dtype if d else np.float32)
-    indices = np.empty((rows, width), np.int64)
+    distances = np.empty((rows, k), d[0].dtype if d else np.float32)
+    indices = np.empty((rows, k), np.int64)
     _cudist.merge_knn(d, i, k, metric_name(metric), float(p), bool(parts_rank_values),
                       bool(rank_values), distances, indices)
     return distances, indices

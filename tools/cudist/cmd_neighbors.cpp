@@ -1,7 +1,6 @@
 // cudist knn / match / radius: nearest neighbours, descriptor matching and radius search between
 // .npy / .fvecs / .bvecs files, without the distance matrix; merge-knn: the answers of knn over
 // shards of one database (other machines, other runs) into one knn's answer.
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -149,13 +148,12 @@ void run_merge_knn(MergeArgs const& a) {
   std::int64_t columns = 0;
   for (ConstMatrixView const& v : d) columns += v.cols;
   std::int64_t const m = d.empty() ? 0 : d.front().rows;
-  std::int64_t const width = a.pad ? a.k : std::min(a.k, columns);
   if (!a.pad && a.k > columns) {
     throw InvalidArgument("merge-knn: k = " + std::to_string(a.k) + " but the parts hold " + std::to_string(columns) +
                           " candidates a row; pass --pad to pad the missing neighbours with index -1");
   }
-  Array distances = Array::allocate(m, width, d.empty() ? DType::kFloat32 : d.front().dtype, Device::cpu());
-  Array indices = Array::allocate(m, width, DType::kInt64, Device::cpu());
+  Array distances = Array::allocate(m, a.k, d.empty() ? DType::kFloat32 : d.front().dtype, Device::cpu());
+  Array indices = Array::allocate(m, a.k, DType::kInt64, Device::cpu());
   KnnMergeOptions opt;
   opt.params = a.metric.params();
   opt.parts_rank_values = true;  // the parts come from knn --rank-values: merged as one call ranks

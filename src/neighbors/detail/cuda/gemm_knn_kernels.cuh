@@ -44,9 +44,6 @@ struct Bf16RowTerms {
   unsigned* max_norm;  // one float's bits: the largest norm that is not NaN (norms are >= 0)
 };
 
-__device__ __forceinline__ float widened(float v) { return v; }
-__device__ __forceinline__ float widened(__nv_bfloat16 v) { return __bfloat162float(v); }
-
 /// One warp per row of float32 or bfloat16 (Source) rows: the copy (zero past d up to the padded
 /// depth; none where `copy` is null: bfloat16 rows cuBLAS reads as they are), then its terms.
 template <class Source>
@@ -69,7 +66,7 @@ struct Bf16RowsKernel {
     double sum = 0;
     bool odd = false, inexact = false;
     for (std::int64_t k = lane; k < p.depth; k += 32) {
-      float const v = k < p.d ? widened(src[k]) : 0.0f;
+      float const v = k < p.d ? cudist::detail::cuda::load_float(src + k) : 0.0f;
       __nv_bfloat16 const b = __float2bfloat16_rn(v);
       if (p.copy != nullptr) p.copy[row * p.depth + k] = b;
       inexact |= __bfloat162float(b) != v;

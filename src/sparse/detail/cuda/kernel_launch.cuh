@@ -53,15 +53,14 @@ std::int64_t resident_blocks(std::size_t dynamic_shared = 0) {
                                                Kernel::kThreads, dynamic_shared);
 }
 
-/// Lets Kernel's launches ask for all the dynamic shared memory a block of the current device may
-/// opt in to (beyond the default 48 KB). Once per kernel and process: the library's devices are
-/// assumed to be of one kind, as everywhere else a kernel attribute is set.
+/// Lets Kernel's launches on the current device ask for all the dynamic shared memory a block may
+/// opt in to (beyond the default 48 KB). Set before every such launch, as the neighbour kernels'
+/// launch_with_smem does: the attribute is the function's on each device, and a device set runs
+/// its shards on several; always the whole allowance, so threads launching at once agree.
 template <class Kernel>
 void allow_block_shared_memory() {
-  static cudaError_t const set = cudaFuncSetAttribute(
-      run_kernel<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-      static_cast<int>(cudist::detail::cuda::max_block_shared_memory()));
-  CUDIST_CUDA_TRY(set);
+  CUDIST_CUDA_TRY(cudaFuncSetAttribute(run_kernel<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(cudist::detail::cuda::max_block_shared_memory())));
 }
 
 /// Asks for the largest L1 (least shared memory) for a kernel that uses no shared memory, so
