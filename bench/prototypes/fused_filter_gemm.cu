@@ -9,13 +9,17 @@
 //   cublas      cuBLAS's GEMM with the product written (bfloat16, or int32 for int8 rows)
 //   cutlass     the CUTLASS kernel with the product written (is its mainloop cuBLAS's?)
 //   fused       the same mainloop, no product: each value >= tau[row] appended to its row's list
+// and, to find where the fused kernel's time goes, the same with an epilogue that does nothing
+// and one that only tests each value against one threshold (no coordinates, no lists),
 // and checks the fused lists of the first chunk against cuBLAS's product in float32 (bfloat16:
 // every listed value passes and matches within summation order, each row's count matches up to
 // the values that close to tau) or int32 (int8: exactly).
 //
 // Build (CUTLASS's headers from PyPI's nvidia-cutlass wheel; scripts/cutlass_headers.sh):
-//   nvcc -std=c++17 -O3 --expt-relaxed-constexpr -gencode arch=compute_90a,code=sm_90a \
+//   nvcc -std=c++17 -O3 -DNDEBUG --expt-relaxed-constexpr -gencode arch=compute_90a,code=sm_90a \
 //        -I$(scripts/cutlass_headers.sh) bench/prototypes/fused_filter_gemm.cu -lcublas -o fused_filter_gemm
+//   (-DNDEBUG: CUTLASS's device asserts are calls otherwise, and ptxas serialises every wgmma
+//   across them, warning C7510: run 80 timed the storing kernel 16% behind cuBLAS that way)
 //   ./fused_filter_gemm bf16 [m n d chunk tau]   (default K4: 10000 1000000 768 8192 34)
 //   ./fused_filter_gemm int8 [m n d chunk tau]   (default one block of K3's rows: 16384 160000 128 8192 230000)
 #include <cublas_v2.h>
@@ -67,9 +71,22 @@ struct Lists {
   std::int64_t col0;       // the chunk's first column of y
 };
 
+/// What the node does per value: the filter with each value's coordinates and its row's threshold
+/// looked up, or (to find what that costs) nothing, or the test against one threshold with no
+/// coordinates; or the filter with the rows' thresholds and the columns' terms from CUTLASS's
+/// broadcast nodes (the value passes where v - term[col] >= tau[row]), coordinates only for
+/// the fragments where a value passes; or the same with the rows' thresholds alone (inner
+/// product's test with the largest column term folded into each row's threshold); or that test
+/// deferred: per value a bit of the subtile's mask, and one branch per subtile (in reduce(),
+/// which sees the subtile's values) to the appends.
+/// kRegisters: the deferred test with the thread's two rows' thresholds (rows r and r + 8 of a
+/// wgmma accumulator) loaded once per tile, in begin(), instead of from a broadcast node.
+enum class Work { kFilter, kNothing, kTestOnly, kBroadcast, kRowThreshold, kDeferred, kRegisters };
+
 /// An EVT node (the shape of CUTLASS's Sm90ScalarReduction): no inputs but the accumulators'
 /// fetch, no output (the kernel's D is void); per value, its (row, column) from the thread's
 /// coordinate tensor, and an append where it passes.
+template <Work kWork>
 struct ThresholdAppend {
   // With D void, CUTLASS sizes its (unallocated) D layouts from the fusion's aux element.
   using ElementAux = cutlass::bfloat16_t;
@@ -112,9 +129,40 @@ struct ThresholdAppend {
     int m, n;
     Params params;
 
+    float tau_first = 0, tau_second = 0;  // kRegisters: the thread's rows r and r + 8
+
+    CUTLASS_DEVICE void begin() {
+      if constexpr (kWork == Work::kRegisters) {
+        int const row = m - get<0>(residue) + get<0>(tCcD(0));
+        tau_first = row < m ? __ldg(params.tau + row) : __int_as_float(0x7f800000);
+        tau_second = row + 8 < m ? __ldg(params.tau + row + 8) : __int_as_float(0x7f800000);
+      }
+    }
+
     template <typename ElementAccumulator, typename ElementInput, int FragmentSize>
     CUTLASS_DEVICE auto visit(cutlass::Array<ElementAccumulator, FragmentSize> const&, int epi_v, int epi_m,
                               int epi_n, cutlass::Array<ElementInput, FragmentSize> const& frg_input) {
+      if constexpr (kWork == Work::kNothing) return frg_input;
+      if constexpr (kWork == Work::kRegisters) {
+        Tensor coords = tCcD(_, _, _, epi_m, epi_n);
+        CUTLASS_PRAGMA_UNROLL
+        for (int i = 0; i < FragmentSize; ++i) {
+          // A static offset from the thread's first row: 0 or 8 in a wgmma accumulator; any other
+          // (another tiling) reads its threshold.
+          int const offset = get<0>(coords(epi_v * FragmentSize + i)) - get<0>(tCcD(0));
+          int const row = m - get<0>(residue) + get<0>(tCcD(0)) + offset;
+          float const tau = offset == 0 ? tau_first : offset == 8 ? tau_second : __ldg(params.tau + min(row, m - 1));
+          passed |= static_cast<std::uint32_t>(static_cast<float>(frg_input[i]) >= tau) << (epi_v * FragmentSize + i);
+        }
+        return frg_input;
+      }
+      if constexpr (kWork == Work::kTestOnly) {
+        bool any = false;
+        CUTLASS_PRAGMA_UNROLL
+        for (int i = 0; i < FragmentSize; ++i) any |= static_cast<float>(frg_input[i]) >= params.tau[0];
+        if (any) atomicAdd(params.counts, 1);
+        return frg_input;
+      }
       Tensor coords = tCcD(_, _, _, epi_m, epi_n);
       CUTLASS_PRAGMA_UNROLL
       for (int i = 0; i < FragmentSize; ++i) {
@@ -133,6 +181,91 @@ struct ThresholdAppend {
       }
       return frg_input;
     }
+
+    /// kBroadcast: the rows' thresholds and the columns' terms arrive with the values.
+    template <typename ElementAccumulator, typename ElementInput, int FragmentSize>
+    CUTLASS_DEVICE auto visit(cutlass::Array<ElementAccumulator, FragmentSize> const& acc, int epi_v, int epi_m,
+                              int epi_n, cutlass::Array<ElementInput, FragmentSize> const& frg_input,
+                              cutlass::Array<float, FragmentSize> const& frg_tau,
+                              cutlass::Array<float, FragmentSize> const& frg_term) {
+      bool pass[FragmentSize], any = false;
+      CUTLASS_PRAGMA_UNROLL
+      for (int i = 0; i < FragmentSize; ++i) {
+        pass[i] = static_cast<float>(frg_input[i]) - frg_term[i] >= frg_tau[i];
+        any |= pass[i];
+      }
+      if (!any) return frg_input;
+      return append_passed(epi_v, epi_m, epi_n, frg_input, pass);
+    }
+
+    /// kRowThreshold, kDeferred: the rows' thresholds arrive with the values.
+    template <typename ElementAccumulator, typename ElementInput, int FragmentSize>
+    CUTLASS_DEVICE auto visit(cutlass::Array<ElementAccumulator, FragmentSize> const& acc, int epi_v, int epi_m,
+                              int epi_n, cutlass::Array<ElementInput, FragmentSize> const& frg_input,
+                              cutlass::Array<float, FragmentSize> const& frg_tau) {
+      if constexpr (kWork == Work::kDeferred) {
+        CUTLASS_PRAGMA_UNROLL
+        for (int i = 0; i < FragmentSize; ++i) {
+          passed |= static_cast<std::uint32_t>(static_cast<float>(frg_input[i]) >= frg_tau[i]) << (epi_v * FragmentSize + i);
+        }
+        return frg_input;
+      }
+      bool pass[FragmentSize], any = false;
+      CUTLASS_PRAGMA_UNROLL
+      for (int i = 0; i < FragmentSize; ++i) {
+        pass[i] = static_cast<float>(frg_input[i]) >= frg_tau[i];
+        any |= pass[i];
+      }
+      if (!any) return frg_input;
+      return append_passed(epi_v, epi_m, epi_n, frg_input, pass);
+    }
+
+    std::uint32_t passed = 0;  // kDeferred: bit t, value t of the subtile passed
+
+    /// kDeferred: the subtile's appends, where any of its values passed.
+    template <class STensor, class SyncFn, class VTensor>
+    CUTLASS_DEVICE void reduce(STensor&&, SyncFn const&, int epi_m, int epi_n, bool, VTensor visit_results) {
+      if constexpr (kWork == Work::kDeferred || kWork == Work::kRegisters) {
+        if (passed == 0) return;
+        Tensor coords = tCcD(_, _, _, epi_m, epi_n);
+        constexpr int kFragment = std::remove_reference_t<decltype(visit_results(0))>::kElements;
+        CUTLASS_PRAGMA_UNROLL
+        for (int t = 0; t < size(visit_results) * kFragment; ++t) {
+          auto const c = coords(t);
+          if (((passed >> t) & 1u) == 0 || !elem_less(c, residue)) continue;
+          int const row = m - get<0>(residue) + get<0>(c);
+          int const col = n - get<1>(residue) + get<1>(c);
+          float const v = static_cast<float>(visit_results(t / kFragment)[t % kFragment]);
+          int const slot = atomicAdd(params.counts + row, 1);
+          if (slot < params.capacity) {
+            params.entries[static_cast<std::int64_t>(row) * params.capacity + slot] =
+                (static_cast<std::uint64_t>(params.col0 + col) << 32) | __float_as_uint(v);
+          }
+        }
+        passed = 0;
+      }
+    }
+
+    /// The rare path: the passed values' coordinates, and their appends.
+    template <typename ElementInput, int FragmentSize>
+    CUTLASS_DEVICE auto append_passed(int epi_v, int epi_m, int epi_n,
+                                      cutlass::Array<ElementInput, FragmentSize> const& frg_input,
+                                      bool const (&pass)[FragmentSize]) {
+      Tensor coords = tCcD(_, _, _, epi_m, epi_n);
+      CUTLASS_PRAGMA_UNROLL
+      for (int i = 0; i < FragmentSize; ++i) {
+        auto const c = coords(epi_v * FragmentSize + i);
+        if (!pass[i] || !elem_less(c, residue)) continue;  // past the edge: broadcasts read 0 there
+        int const row = m - get<0>(residue) + get<0>(c);
+        int const col = n - get<1>(residue) + get<1>(c);
+        int const slot = atomicAdd(params.counts + row, 1);
+        if (slot < params.capacity) {
+          params.entries[static_cast<std::int64_t>(row) * params.capacity + slot] =
+              (static_cast<std::uint64_t>(params.col0 + col) << 32) | __float_as_uint(static_cast<float>(frg_input[i]));
+        }
+      }
+      return frg_input;
+    }
   };
 
   template <bool ReferenceSrc, class... Args>
@@ -143,20 +276,28 @@ struct ThresholdAppend {
   }
 };
 
-// ---- The kernels: one mainloop, two epilogues, per element type of the rows ----
+// ---- The kernels: per schedule, one mainloop and two epilogues, per element type of the rows ----
 
 using ClusterShape = Shape<_1, _2, _1>;
-using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
-using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+
+/// Both consumer warpgroups on one 128 x 256 tile. Ping-pong (each on its own 64 x 256 tile in
+/// turn, one's epilogue under the other's mainloop) was slower, storing and fused (run 81:
+/// bfloat16 35.8 and 62.3 ms against 25.2 and 49.1; int8 3.87 and 12.8 against 4.09 and 7.14).
+struct Cooperative {
+  static constexpr char const* kName = "cooperative";
+  using TileM = _128;
+  using Mainloop = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+  using Epilogue = cutlass::epilogue::TmaWarpSpecializedCooperative;
+};
 
 /// bfloat16 rows: float accumulators, a bfloat16 product; int8 rows: int32 accumulators and product.
-template <class ElementAB>
+template <class ElementAB, class Schedule>
 struct Rows {
   static constexpr bool kInt8 = std::is_same_v<ElementAB, std::int8_t>;
   using Element = ElementAB;
   using Accumulator = std::conditional_t<kInt8, std::int32_t, float>;
   using Product = std::conditional_t<kInt8, std::int32_t, cutlass::bfloat16_t>;
-  using TileShape = Shape<_128, _256, std::conditional_t<kInt8, _128, _64>>;  // 128-byte rows of K
+  using TileShape = Shape<typename Schedule::TileM, _256, std::conditional_t<kInt8, _128, _64>>;  // 128-byte K
   static constexpr int kAlignAB = 16 / sizeof(Element);
   static constexpr int kAlignD = 16 / sizeof(Product);
 
@@ -164,7 +305,7 @@ struct Rows {
   using EpilogueOf = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
       cutlass::epilogue::collective::EpilogueTileAuto, Accumulator, float, void, cutlass::layout::RowMajor, kAlignD,
-      ElementD, cutlass::layout::RowMajor, kAlignD, EpilogueSchedule, Fusion>::CollectiveOp;
+      ElementD, cutlass::layout::RowMajor, kAlignD, typename Schedule::Epilogue, Fusion>::CollectiveOp;
 
   template <class Epilogue>
   using GemmOf = cutlass::gemm::device::GemmUniversalAdapter<cutlass::gemm::kernel::GemmUniversal<
@@ -173,13 +314,24 @@ struct Rows {
           cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Element, cutlass::layout::RowMajor, kAlignAB, Element,
           cutlass::layout::ColumnMajor, kAlignAB, Accumulator, TileShape, ClusterShape,
           cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename Epilogue::SharedStorage))>,
-          MainloopSchedule>::CollectiveOp,
+          typename Schedule::Mainloop>::CollectiveOp,
       Epilogue>>;
 
   using StoringGemm =
       GemmOf<EpilogueOf<Product, cutlass::epilogue::fusion::LinearCombination<Product, float, void, float>>>;
-  using FusedGemm =
-      GemmOf<EpilogueOf<void, cutlass::epilogue::fusion::Sm90EVT<ThresholdAppend, cutlass::epilogue::fusion::Sm90AccFetch>>>;
+  template <Work kWork>
+  using FusedGemmOf = GemmOf<
+      EpilogueOf<void, cutlass::epilogue::fusion::Sm90EVT<ThresholdAppend<kWork>, cutlass::epilogue::fusion::Sm90AccFetch>>>;
+  using FusedGemm = FusedGemmOf<Work::kFilter>;
+  using BroadcastGemm = GemmOf<EpilogueOf<
+      void, cutlass::epilogue::fusion::Sm90EVT<
+                ThresholdAppend<Work::kBroadcast>, cutlass::epilogue::fusion::Sm90AccFetch,
+                cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float>,     // tau[row]
+                cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, float>>>>;  // term[col]
+  template <Work kWork>
+  using RowThresholdGemmOf = GemmOf<EpilogueOf<
+      void, cutlass::epilogue::fusion::Sm90EVT<ThresholdAppend<kWork>, cutlass::epilogue::fusion::Sm90AccFetch,
+                                               cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float>>>>;
 };
 
 /// Runs Gemm on x (m, d) against y's rows [0, cols) (d each): D (m, cols) row-major, if any.
@@ -281,9 +433,9 @@ T* device_alloc(std::int64_t count) {
 }
 
 /// The three timings and the check for rows of ElementAB; 0 when the check passes.
-template <class ElementAB>
+template <class ElementAB, class Schedule>
 int measure(char const* name, int m, std::int64_t n, int d, int chunk, float threshold) {
-  using R = Rows<ElementAB>;
+  using R = Rows<ElementAB, Schedule>;
   using Element = typename R::Element;
   using Product = typename R::Product;
   using Reference = std::conditional_t<R::kInt8, std::int32_t, float>;  // exact for int8
@@ -342,6 +494,17 @@ int measure(char const* name, int m, std::int64_t n, int d, int chunk, float thr
       body(col0, static_cast<int>(std::min<std::int64_t>(chunk, n - col0)));
     }
   };
+  // Entries appended over all chunks (the two filters must agree).
+  auto const sum_counts = [&] {
+    std::vector<int> c(m);
+    CHECK_CUDA(cudaMemcpyAsync(c.data(), counts, sizeof(int) * m, cudaMemcpyDeviceToHost, stream));
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    long long total = 0;
+    for (int v : c) total += v;
+    return total;
+  };
+  float* terms = device_alloc<float>(n);  // zeros: the filter's own test, with a term's cost
+  CHECK_CUDA(cudaMemsetAsync(terms, 0, sizeof(float) * n, stream));
   Timer timer;
   for (int rep = 0; rep < 2; ++rep) {  // the first is the warm-up
     timer.begin(stream);
@@ -354,18 +517,59 @@ int measure(char const* name, int m, std::int64_t n, int d, int chunk, float thr
     });
     float const cutlass_ms = timer.end_ms(stream);
 
+    auto const time_fused = [&](auto work) {
+      using Gemm = typename R::template FusedGemmOf<decltype(work)::value>;
+      CHECK_CUDA(cudaMemsetAsync(counts, 0, sizeof(int) * m, stream));
+      timer.begin(stream);
+      over_chunks([&](std::int64_t col0, int cols) {
+        typename Gemm::GemmKernel::CollectiveEpilogue::FusionCallbacks::Arguments const fusion{
+            {}, Lists{tau, counts, entries, capacity, col0}};
+        run_gemm<Gemm>(m, cols, d, x, y + col0 * d, static_cast<Product*>(nullptr), fusion, workspace, stream);
+      });
+      return timer.end_ms(stream);
+    };
+    float const nothing_ms = time_fused(std::integral_constant<Work, Work::kNothing>{});
+    float const test_only_ms = time_fused(std::integral_constant<Work, Work::kTestOnly>{});
+    float const registers_ms = time_fused(std::integral_constant<Work, Work::kRegisters>{});
+    long long const registers_listed = sum_counts();
+    float const fused_ms = time_fused(std::integral_constant<Work, Work::kFilter>{});
+    long long const fused_listed = sum_counts();
     CHECK_CUDA(cudaMemsetAsync(counts, 0, sizeof(int) * m, stream));
     timer.begin(stream);
     over_chunks([&](std::int64_t col0, int cols) {
-      FusionArgs const fusion{{}, Lists{tau, counts, entries, capacity, col0}};
-      run_gemm<FusedGemm>(m, cols, d, x, y + col0 * d, static_cast<Product*>(nullptr), fusion, workspace, stream);
+      using Gemm = typename R::BroadcastGemm;
+      typename Gemm::GemmKernel::CollectiveEpilogue::FusionCallbacks::Arguments const fusion{
+          {}, {tau}, {terms + col0}, Lists{tau, counts, entries, capacity, col0}};
+      run_gemm<Gemm>(m, cols, d, x, y + col0 * d, static_cast<Product*>(nullptr), fusion, workspace, stream);
     });
-    float const fused_ms = timer.end_ms(stream);
+    float const broadcast_ms = timer.end_ms(stream);
+    long long const broadcast_listed = sum_counts();
+    auto const time_row_threshold = [&](auto work) {
+      using Gemm = typename R::template RowThresholdGemmOf<decltype(work)::value>;
+      CHECK_CUDA(cudaMemsetAsync(counts, 0, sizeof(int) * m, stream));
+      timer.begin(stream);
+      over_chunks([&](std::int64_t col0, int cols) {
+        typename Gemm::GemmKernel::CollectiveEpilogue::FusionCallbacks::Arguments const fusion{
+            {}, {tau}, Lists{tau, counts, entries, capacity, col0}};
+        run_gemm<Gemm>(m, cols, d, x, y + col0 * d, static_cast<Product*>(nullptr), fusion, workspace, stream);
+      });
+      return timer.end_ms(stream);
+    };
+    float const row_threshold_ms = time_row_threshold(std::integral_constant<Work, Work::kRowThreshold>{});
+    long long const row_threshold_listed = sum_counts();
+    float const deferred_ms = time_row_threshold(std::integral_constant<Work, Work::kDeferred>{});
+    long long const deferred_listed = sum_counts();
     if (rep == 1) {
-      std::printf("{\"rows\": \"%s\", \"m\": %d, \"n\": %lld, \"d\": %d, \"chunk\": %d, \"tau\": %g,\n", name, m,
-                  static_cast<long long>(n), d, chunk, threshold);
-      std::printf(" \"cublas_product_ms\": %.3f, \"cutlass_product_ms\": %.3f, \"cutlass_fused_filter_ms\": %.3f,\n",
-                  cublas_ms, cutlass_ms, fused_ms);
+      std::printf("{\"rows\": \"%s\", \"schedule\": \"%s\", \"m\": %d, \"n\": %lld, \"d\": %d, \"chunk\": %d, "
+                  "\"tau\": %g,\n", name, Schedule::kName, m, static_cast<long long>(n), d, chunk, threshold);
+      std::printf(" \"cublas_product_ms\": %.3f, \"cutlass_product_ms\": %.3f, \"cutlass_void_epilogue_ms\": %.3f,\n"
+                  " \"cutlass_test_only_ms\": %.3f, \"cutlass_fused_filter_ms\": %.3f, \"fused_listed\": %lld,\n"
+                  " \"cutlass_broadcast_filter_ms\": %.3f, \"broadcast_listed\": %lld,\n"
+                  " \"cutlass_row_threshold_filter_ms\": %.3f, \"row_threshold_listed\": %lld,\n"
+                  " \"cutlass_deferred_filter_ms\": %.3f, \"deferred_listed\": %lld,\n"
+                  " \"cutlass_registers_filter_ms\": %.3f, \"registers_listed\": %lld,\n",
+                  cublas_ms, cutlass_ms, nothing_ms, test_only_ms, fused_ms, fused_listed, broadcast_ms, broadcast_listed,
+                  row_threshold_ms, row_threshold_listed, deferred_ms, deferred_listed, registers_ms, registers_listed);
     }
   }
 
@@ -397,6 +601,14 @@ int measure(char const* name, int m, std::int64_t n, int d, int chunk, float thr
     overflowed += got[r] > capacity;
   }
   bool const ok = rows_off == 0 && bad_entries == 0 && overflowed == 0;
+  for (void* p : {static_cast<void*>(x), static_cast<void*>(y), static_cast<void*>(product),
+                  static_cast<void*>(reference), static_cast<void*>(tau), static_cast<void*>(counts),
+                  static_cast<void*>(ref_counts), static_cast<void*>(near), static_cast<void*>(bad),
+                  static_cast<void*>(entries), static_cast<void*>(terms), workspace}) {
+    CHECK_CUDA(cudaFree(p));
+  }
+  CHECK_CUBLAS(cublasDestroy(blas));
+  CHECK_CUDA(cudaStreamDestroy(stream));
   std::printf(" \"first_chunk_listed\": %lld, \"reference_listed\": %lld, \"rows_off_beyond_near\": %d, "
               "\"bad_entries\": %d, \"overflowed_rows\": %d, \"ok\": %s}\n",
               listed, reference_listed, rows_off, bad_entries, overflowed, ok ? "true" : "false");
@@ -416,6 +628,6 @@ int main(int argc, char** argv) {
   int const chunk = argc > 5 ? std::atoi(argv[5]) : 8192;
   // ~1e-4 of the pairs pass: 3.7 standard deviations of a sum of d uniform products.
   float const tau = argc > 6 ? static_cast<float>(std::atof(argv[6])) : (int8 ? 230000.0f : 34.0f);
-  return int8 ? measure<std::int8_t>("int8", m, n, d, chunk, tau)
-              : measure<cutlass::bfloat16_t>("bf16", m, n, d, chunk, tau);
+  return int8 ? measure<std::int8_t, Cooperative>("int8", m, n, d, chunk, tau)
+              : measure<cutlass::bfloat16_t, Cooperative>("bf16", m, n, d, chunk, tau);
 }
