@@ -276,6 +276,92 @@ struct ThresholdAppend {
   }
 };
 
+// ---- Our own epilogue: no visitor tree, no shared memory, no barriers ----
+
+/// An operator-style epilogue (CUTLASS's Sm90TmaWarpSpecializedAdapter runs it in the
+/// warp-specialised kernels): each consumer thread takes its accumulators of the tile as they
+/// are, one compare per value against its row's threshold into a mask, and appends only where
+/// the mask has a bit. The TMA epilogue's subtiles, fences and named barriers (16% of the
+/// visitor kernels' stall samples, ncu run 86) do not exist here: no thread waits on another.
+struct ThresholdEpilogue {
+  using ElementC = float;  // never read: the kernel only names these types
+  using ElementD = float;
+  using StrideC = cute::Stride<std::int64_t, cute::Int<1>, std::int64_t>;
+  using StrideD = StrideC;
+  using ThreadEpilogueOp = void;  // named by GemmUniversalAdapter, used by none of its calls here
+  struct SharedStorage {};
+  using Arguments = Lists;
+  using Params = Lists;
+
+  template <class ProblemShape>
+  static constexpr Params to_underlying_arguments(ProblemShape const&, Arguments const& args, void*) {
+    return args;
+  }
+  template <class ProblemShape>
+  static std::size_t get_workspace_size(ProblemShape const&, Arguments const&) { return 0; }
+  template <class ProblemShape>
+  static cutlass::Status initialize_workspace(ProblemShape const&, Arguments const&, void*, cudaStream_t,
+                                              cutlass::CudaHostAdapter* = nullptr) {
+    return cutlass::Status::kSuccess;
+  }
+  template <class ProblemShape>
+  static bool can_implement(ProblemShape const&, Arguments const&) { return true; }
+
+  CUTLASS_HOST_DEVICE ThresholdEpilogue(Params const& params, SharedStorage const& = SharedStorage()) : params(params) {}
+  CUTLASS_DEVICE bool is_source_needed() { return false; }
+
+  template <class ProblemShapeMNKL, class TileShapeMNK, class TileCoordMNKL, class AccEngine, class AccLayout,
+            class TiledMma, class Residue>
+  CUTLASS_DEVICE void operator()(ProblemShapeMNKL problem, TileShapeMNK tile, TileCoordMNKL tile_coord,
+                                 Tensor<AccEngine, AccLayout> const& acc, TiledMma tiled_mma, Residue, int thread_idx,
+                                 char*) {
+    int const m = get<0>(problem), n = get<1>(problem);
+    // Each accumulator's (row, column) in the whole product: the identity tensor's tile,
+    // partitioned as the MMA partitions the accumulators.
+    Tensor tile_coords = local_tile(make_identity_tensor(make_shape(m, n)), take<0, 2>(tile),
+                                    make_coord(get<0>(tile_coord), get<1>(tile_coord)));
+    Tensor coords = tiled_mma.get_thread_slice(thread_idx).partition_C(tile_coords);
+    constexpr int kValues = decltype(size(acc))::value;
+    constexpr int kWords = (kValues + 31) / 32;
+    std::uint32_t passed[kWords];
+    CUTLASS_PRAGMA_UNROLL
+    for (int w = 0; w < kWords; ++w) passed[w] = 0;
+    CUTLASS_PRAGMA_UNROLL
+    for (int i = 0; i < kValues; ++i) {
+      // A wgmma accumulator's rows are the thread's first row + a static offset: the same few
+      // addresses, loaded once each.
+      int const row = min(static_cast<int>(get<0>(coords(i))), m - 1);
+      float const tau = __ldg(params.tau + row);
+      bool pass;
+      if constexpr (std::is_integral_v<typename AccEngine::value_type>) {
+        // int32 products against the least integer >= tau: no float copy of each accumulator
+        // (ptxas kept both, 928 bytes of spills, in the first version)
+        pass = acc(i) >= static_cast<int>(fminf(ceilf(tau), 0x1p31f - 128.0f));
+      } else {
+        pass = acc(i) >= tau;
+      }
+      passed[i / 32] |= static_cast<std::uint32_t>(pass) << (i % 32);
+    }
+    CUTLASS_PRAGMA_UNROLL
+    for (int w = 0; w < kWords; ++w) {
+      if (passed[w] == 0) continue;
+      CUTLASS_PRAGMA_UNROLL
+      for (int t = 0; t < 32 && w * 32 + t < kValues; ++t) {
+        int const i = w * 32 + t;
+        int const row = get<0>(coords(i)), col = get<1>(coords(i));
+        if (((passed[w] >> t) & 1u) == 0 || row >= m || col >= n) continue;
+        int const slot = atomicAdd(params.counts + row, 1);
+        if (slot < params.capacity) {
+          params.entries[static_cast<std::int64_t>(row) * params.capacity + slot] =
+              (static_cast<std::uint64_t>(params.col0 + col) << 32) | __float_as_uint(static_cast<float>(acc(i)));
+        }
+      }
+    }
+  }
+
+  Params params;
+};
+
 // ---- The kernels: per schedule, one mainloop and two epilogues, per element type of the rows ----
 
 using ClusterShape = Shape<_1, _2, _1>;
@@ -307,12 +393,12 @@ struct Rows {
       cutlass::epilogue::collective::EpilogueTileAuto, Accumulator, float, void, cutlass::layout::RowMajor, kAlignD,
       ElementD, cutlass::layout::RowMajor, kAlignD, typename Schedule::Epilogue, Fusion>::CollectiveOp;
 
-  template <class Epilogue>
+  template <class Epilogue, class Cluster = ClusterShape>
   using GemmOf = cutlass::gemm::device::GemmUniversalAdapter<cutlass::gemm::kernel::GemmUniversal<
       Shape<int, int, int, int>,
       typename cutlass::gemm::collective::CollectiveBuilder<
           cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Element, cutlass::layout::RowMajor, kAlignAB, Element,
-          cutlass::layout::ColumnMajor, kAlignAB, Accumulator, TileShape, ClusterShape,
+          cutlass::layout::ColumnMajor, kAlignAB, Accumulator, TileShape, Cluster,
           cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename Epilogue::SharedStorage))>,
           typename Schedule::Mainloop>::CollectiveOp,
       Epilogue>>;
@@ -332,21 +418,23 @@ struct Rows {
   using RowThresholdGemmOf = GemmOf<EpilogueOf<
       void, cutlass::epilogue::fusion::Sm90EVT<ThresholdAppend<kWork>, cutlass::epilogue::fusion::Sm90AccFetch,
                                                cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float>>>>;
+  using OwnEpilogueGemm = GemmOf<cutlass::epilogue::collective::detail::Sm90TmaWarpSpecializedAdapter<ThresholdEpilogue>>;
+  // The pair of a cluster along M instead: y's 256-row tile (the larger operand) multicast to
+  // both, ~32 KB loaded per k-block and block instead of ~40 (ncu run 87: the mainloop waits on
+  // TMA's data 13% of the samples).
+  using OwnEpilogueGemmClusterM =
+      GemmOf<cutlass::epilogue::collective::detail::Sm90TmaWarpSpecializedAdapter<ThresholdEpilogue>, Shape<_2, _1, _1>>;
 };
 
-/// Runs Gemm on x (m, d) against y's rows [0, cols) (d each): D (m, cols) row-major, if any.
-template <class Gemm, class Element, class Product>
-void run_gemm(int m, int cols, int d, Element const* x, Element const* y, Product* out,
-              typename Gemm::GemmKernel::CollectiveEpilogue::FusionCallbacks::Arguments const& fusion,
-              void* workspace, cudaStream_t stream) {
+/// Runs Gemm on x (m, d) against y's rows [0, cols) (d each) with its epilogue's arguments.
+template <class Gemm, class Element>
+void launch_gemm(int m, int cols, int d, Element const* x, Element const* y,
+                 typename Gemm::GemmKernel::CollectiveEpilogue::Arguments const& epilogue, void* workspace,
+                 cudaStream_t stream) {
   using Kernel = typename Gemm::GemmKernel;
   typename Kernel::StrideA const sa{std::int64_t(d), Int<1>{}, std::int64_t(m) * d};
   typename Kernel::StrideB const sb{std::int64_t(d), Int<1>{}, std::int64_t(cols) * d};
-  typename Kernel::StrideD const sd{std::int64_t(cols), Int<1>{}, std::int64_t(m) * cols};
-  typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm,
-                                {m, cols, d, 1},
-                                {x, sa, y, sb},
-                                {fusion, nullptr, {}, out, sd}};
+  typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, cols, d, 1}, {x, sa, y, sb}, epilogue};
   Gemm gemm;
   if (gemm.can_implement(args) != cutlass::Status::kSuccess ||
       gemm.initialize(args, workspace, stream) != cutlass::Status::kSuccess ||
@@ -354,6 +442,15 @@ void run_gemm(int m, int cols, int d, Element const* x, Element const* y, Produc
     std::fprintf(stderr, "CUTLASS GEMM failed (m %d, cols %d, d %d)\n", m, cols, d);
     std::exit(1);
   }
+}
+
+/// The same for a TMA epilogue: D (m, cols) row-major, if any, and the visitor tree's arguments.
+template <class Gemm, class Element, class Product>
+void run_gemm(int m, int cols, int d, Element const* x, Element const* y, Product* out,
+              typename Gemm::GemmKernel::CollectiveEpilogue::FusionCallbacks::Arguments const& fusion,
+              void* workspace, cudaStream_t stream) {
+  typename Gemm::GemmKernel::StrideD const sd{std::int64_t(cols), Int<1>{}, std::int64_t(m) * cols};
+  launch_gemm<Gemm>(m, cols, d, x, y, {fusion, nullptr, {}, out, sd}, workspace, stream);
 }
 
 // ---- Inputs and the reference check ----
@@ -559,6 +656,22 @@ int measure(char const* name, int m, std::int64_t n, int d, int chunk, float thr
     long long const row_threshold_listed = sum_counts();
     float const deferred_ms = time_row_threshold(std::integral_constant<Work, Work::kDeferred>{});
     long long const deferred_listed = sum_counts();
+    CHECK_CUDA(cudaMemsetAsync(counts, 0, sizeof(int) * m, stream));
+    timer.begin(stream);
+    over_chunks([&](std::int64_t col0, int cols) {
+      launch_gemm<typename R::OwnEpilogueGemm>(m, cols, d, x, y + col0 * d, Lists{tau, counts, entries, capacity, col0},
+                                               workspace, stream);
+    });
+    float const own_ms = timer.end_ms(stream);
+    long long const own_listed = sum_counts();
+    CHECK_CUDA(cudaMemsetAsync(counts, 0, sizeof(int) * m, stream));
+    timer.begin(stream);
+    over_chunks([&](std::int64_t col0, int cols) {
+      launch_gemm<typename R::OwnEpilogueGemmClusterM>(m, cols, d, x, y + col0 * d,
+                                                       Lists{tau, counts, entries, capacity, col0}, workspace, stream);
+    });
+    float const own_cluster_m_ms = timer.end_ms(stream);
+    long long const own_cluster_m_listed = sum_counts();
     if (rep == 1) {
       std::printf("{\"rows\": \"%s\", \"schedule\": \"%s\", \"m\": %d, \"n\": %lld, \"d\": %d, \"chunk\": %d, "
                   "\"tau\": %g,\n", name, Schedule::kName, m, static_cast<long long>(n), d, chunk, threshold);
@@ -567,9 +680,12 @@ int measure(char const* name, int m, std::int64_t n, int d, int chunk, float thr
                   " \"cutlass_broadcast_filter_ms\": %.3f, \"broadcast_listed\": %lld,\n"
                   " \"cutlass_row_threshold_filter_ms\": %.3f, \"row_threshold_listed\": %lld,\n"
                   " \"cutlass_deferred_filter_ms\": %.3f, \"deferred_listed\": %lld,\n"
-                  " \"cutlass_registers_filter_ms\": %.3f, \"registers_listed\": %lld,\n",
+                  " \"cutlass_registers_filter_ms\": %.3f, \"registers_listed\": %lld,\n"
+                  " \"own_epilogue_filter_ms\": %.3f, \"own_listed\": %lld,\n"
+                  " \"own_epilogue_cluster_m_filter_ms\": %.3f, \"own_cluster_m_listed\": %lld,\n",
                   cublas_ms, cutlass_ms, nothing_ms, test_only_ms, fused_ms, fused_listed, broadcast_ms, broadcast_listed,
-                  row_threshold_ms, row_threshold_listed, deferred_ms, deferred_listed, registers_ms, registers_listed);
+                  row_threshold_ms, row_threshold_listed, deferred_ms, deferred_listed, registers_ms, registers_listed,
+                  own_ms, own_listed, own_cluster_m_ms, own_cluster_m_listed);
     }
   }
 
