@@ -101,20 +101,23 @@ def _merges_on_host(candidate):
 
 
 def first_column(nearest):
-    """Column 0 of a (rows, 1) indices block, as a vector (the nearest query of each train row)."""
-    return nearest[:, 0]
+    """Column 0 of a (distances, indices) pair's (rows, 1) indices, as a vector (the nearest query
+    of each train row)."""
+    return nearest[1][:, 0]
 
 
 def concatenate_vectors(vectors):
     return _array_module(vectors[0]).concatenate(vectors)
 
 
-def match_rows(best_distances, best_indices, first_query, nearest_query, ratio, max_distance):
-    """The matches of a block of queries from their two best trains over all blocks, with
-    the single-process call's tests (Lowe's ratio test and the distance limit in float64, a NaN
+def match_rows(best_two, first_query, nearest_query, ratio, max_distance):
+    """The matches of a block of queries from their two best trains over all blocks (the
+    (distances, indices) pair of the merge: taken whole, no task between), with the
+    single-process call's tests (Lowe's ratio test and the distance limit in float64, a NaN
     failing both; with `nearest_query`, the nearest query of every train row, the mutual check).
 
     Returns (pairs, distances): (count, 2) global (query, train) rows and their distances."""
+    best_distances, best_indices = best_two
     xp = _array_module(best_distances)
     d1 = best_distances[:, 0].astype("float64")
     d2 = best_distances[:, 1].astype("float64")

@@ -28,10 +28,13 @@ no single task sees.
 
 import itertools
 import math
+import operator
 
 import dask
 import dask.array as da
 import numpy as np
+from dask.base import tokenize
+from dask.highlevelgraph import HighLevelGraph
 
 from . import _cudist, _dask_blocks, distance, neighbors
 from ._distance_inputs import result_dtype
@@ -44,6 +47,22 @@ _ESTIMATED_DEFAULTS = {"seuclidean": "V", "mahalanobis": "VI"}
 
 def _task(function, nout=None):
     return dask.delayed(function, pure=True, nout=nout)
+
+
+def _fields(name, tuples, chunks, metas):
+    """Dask arrays of the fields of delayed tuples: block i of array j is tuples[i][j], one getitem
+    task after each tuple's task. (Unpacking the delayed tuples, then from_delayed and concatenate
+    put an alias level after each getitem: each level a scheduler round trip of ~5 ms per job,
+    docs/tuning.md.) `chunks[j]`, `metas[j]`: array j's chunks and meta."""
+    token = tokenize(name, *tuples)
+    arrays = []
+    for j, (array_chunks, meta) in enumerate(zip(chunks, metas)):
+        out = f"{name}-{j}-{token}"
+        trailing = (0,) * (len(array_chunks) - 1)
+        layer = {(out, i) + trailing: (operator.getitem, t.key, j) for i, t in enumerate(tuples)}
+        graph = HighLevelGraph.from_collections(out, layer, dependencies=tuples)
+        arrays.append(da.Array(graph, out, chunks=array_chunks, meta=meta))
+    return tuple(arrays)
 
 
 class _RowBlocks:
@@ -177,13 +196,10 @@ def knn(XA, XB, k, metric="euclidean", *, pad=False, device=None, split_every=8,
         raise ValueError(f"cudist.dask.knn: k = {k} but XB has only {B.array.shape[0]} rows; "
                          "pass pad=True to pad the missing neighbours with index -1")
     device, params = _device(device), _params(kwargs)
-    distances, indices = [], []
-    for rows, (d, i) in zip(A.sizes, _nearest(A, B, k, metric, device, params, split_every, pad,
-                                              _rank_p(kwargs))):
-        dtype = _distance_dtype(A)
-        distances.append(da.from_delayed(d, (rows, k), dtype, meta=A.meta(2, dtype)))
-        indices.append(da.from_delayed(i, (rows, k), np.int64, meta=A.meta(2, np.int64)))
-    return da.concatenate(distances), da.concatenate(indices)
+    nearest = _nearest(A, B, k, metric, device, params, split_every, pad, _rank_p(kwargs))
+    chunks = (tuple(A.sizes), (k,))
+    return _fields("cudist-knn", nearest, (chunks, chunks),
+                   (A.meta(2, _distance_dtype(A)), A.meta(2, np.int64)))
 
 
 def match(XA, XB, metric="euclidean", *, ratio=0.75, mutual=False, max_distance=math.inf,
@@ -208,16 +224,14 @@ def match(XA, XB, metric="euclidean", *, ratio=0.75, mutual=False, max_distance=
     if mutual:
         first_column = _task(_dask_blocks.first_column)
         nearest_query = _task(_dask_blocks.concatenate_vectors)(
-            [first_column(i) for _, i in _nearest(B, A, 1, metric, device, params, split_every,
-                                                  pad=True, p=rank_p)])
+            [first_column(pair) for pair in _nearest(B, A, 1, metric, device, params, split_every,
+                                                     pad=True, p=rank_p)])
     match_rows = _task(_dask_blocks.match_rows, nout=2)
-    dtype = _distance_dtype(A)
-    pairs, distances = [], []
-    for start, (d, i) in zip(A.starts, best_two):
-        p, dist = match_rows(d, i, start, nearest_query, float(ratio), float(max_distance))
-        pairs.append(da.from_delayed(p, (math.nan, 2), np.int64, meta=A.meta(2, np.int64)))
-        distances.append(da.from_delayed(dist, (math.nan,), dtype, meta=A.meta(1, dtype)))
-    return da.concatenate(pairs), da.concatenate(distances)
+    matched = [match_rows(pair, start, nearest_query, float(ratio), float(max_distance))
+               for start, pair in zip(A.starts, best_two)]
+    unknown = (math.nan,) * len(matched)
+    return _fields("cudist-match", matched, ((unknown, (2,)), (unknown,)),
+                   (A.meta(2, np.int64), A.meta(1, _distance_dtype(A))))
 
 
 def cdist(XA, XB, metric="euclidean", *, dtype=None, device=None, **kwargs):
