@@ -278,20 +278,19 @@ struct ThresholdAppend {
 
 // ---- Our own epilogue: no visitor tree, no shared memory, no barriers ----
 
-/// An operator-style epilogue (CUTLASS's Sm90TmaWarpSpecializedAdapter runs it in the
-/// warp-specialised kernels): each consumer thread takes its accumulators of the tile as they
-/// are, one compare per value against its row's threshold into a mask, and appends only where
-/// the mask has a bit. The TMA epilogue's subtiles, fences and named barriers (16% of the
-/// visitor kernels' stall samples, ncu run 86) do not exist here: no thread waits on another.
-struct ThresholdEpilogue {
-  using ElementC = float;  // never read: the kernel only names these types
+/// What CUTLASS's Sm90TmaWarpSpecializedAdapter asks of an operator-style epilogue taking
+/// arguments P, besides its operator(): the types the kernel names (no C or D is ever read or
+/// written) and trivial host steps.
+template <class P>
+struct OperatorEpilogue {
+  using ElementC = float;
   using ElementD = float;
   using StrideC = cute::Stride<std::int64_t, cute::Int<1>, std::int64_t>;
   using StrideD = StrideC;
   using ThreadEpilogueOp = void;  // named by GemmUniversalAdapter, used by none of its calls here
   struct SharedStorage {};
-  using Arguments = Lists;
-  using Params = Lists;
+  using Arguments = P;
+  using Params = P;
 
   template <class ProblemShape>
   static constexpr Params to_underlying_arguments(ProblemShape const&, Arguments const& args, void*) {
@@ -307,8 +306,50 @@ struct ThresholdEpilogue {
   template <class ProblemShape>
   static bool can_implement(ProblemShape const&, Arguments const&) { return true; }
 
-  CUTLASS_HOST_DEVICE ThresholdEpilogue(Params const& params, SharedStorage const& = SharedStorage()) : params(params) {}
-  CUTLASS_DEVICE bool is_source_needed() { return false; }
+  CUTLASS_HOST_DEVICE explicit OperatorEpilogue(Params const& p) : params(p) {}
+  Params params;
+};
+
+/// Each of the thread's accumulators' (row, column) in the whole product: the identity tensor's
+/// tile, partitioned as the MMA partitions the accumulators.
+template <class TileShapeMNK, class TileCoordMNKL, class TiledMma>
+CUTLASS_DEVICE auto accumulator_coords(int m, int n, TileShapeMNK tile, TileCoordMNKL tile_coord, TiledMma tiled_mma,
+                                       int thread_idx) {
+  Tensor tile_coords = local_tile(make_identity_tensor(make_shape(m, n)), take<0, 2>(tile),
+                                  make_coord(get<0>(tile_coord), get<1>(tile_coord)));
+  return tiled_mma.get_thread_slice(thread_idx).partition_C(tile_coords);
+}
+
+/// Bit i % 32 of passed[i / 32]: accumulator i is at or above its row's tau.
+template <int kWords, class AccTensor, class Coords>
+CUTLASS_DEVICE void threshold_mask(AccTensor const& acc, Coords const& coords, float const* taus, int m,
+                                   std::uint32_t (&passed)[kWords]) {
+  CUTLASS_PRAGMA_UNROLL
+  for (int w = 0; w < kWords; ++w) passed[w] = 0;
+  CUTLASS_PRAGMA_UNROLL
+  for (int i = 0; i < kWords * 32; ++i) {
+    // A wgmma accumulator's rows are the thread's first row + a static offset: the same few
+    // addresses, loaded once each.
+    int const row = min(static_cast<int>(get<0>(coords(i))), m - 1);
+    float const tau = __ldg(taus + row);
+    bool pass;
+    if constexpr (std::is_integral_v<std::remove_cv_t<std::remove_reference_t<decltype(acc(0))>>>) {
+      // int32 products against the least integer >= tau: no float copy of each accumulator
+      // (ptxas kept both, 928 bytes of spills, in the first version)
+      pass = acc(i) >= static_cast<int>(fminf(ceilf(tau), 0x1p31f - 128.0f));
+    } else {
+      pass = acc(i) >= tau;
+    }
+    passed[i / 32] |= static_cast<std::uint32_t>(pass) << (i % 32);
+  }
+}
+
+/// An operator-style epilogue: each consumer thread takes its accumulators of the tile as they
+/// are, one compare per value against its row's threshold into a mask, and appends only where
+/// the mask has a bit. The TMA epilogue's subtiles, fences and named barriers (16% of the
+/// visitor kernels' stall samples, ncu run 86) do not exist here: no thread waits on another.
+struct ThresholdEpilogue : OperatorEpilogue<Lists> {
+  using OperatorEpilogue<Lists>::OperatorEpilogue;
 
   template <class ProblemShapeMNKL, class TileShapeMNK, class TileCoordMNKL, class AccEngine, class AccLayout,
             class TiledMma, class Residue>
@@ -316,32 +357,12 @@ struct ThresholdEpilogue {
                                  Tensor<AccEngine, AccLayout> const& acc, TiledMma tiled_mma, Residue, int thread_idx,
                                  char*) {
     int const m = get<0>(problem), n = get<1>(problem);
-    // Each accumulator's (row, column) in the whole product: the identity tensor's tile,
-    // partitioned as the MMA partitions the accumulators.
-    Tensor tile_coords = local_tile(make_identity_tensor(make_shape(m, n)), take<0, 2>(tile),
-                                    make_coord(get<0>(tile_coord), get<1>(tile_coord)));
-    Tensor coords = tiled_mma.get_thread_slice(thread_idx).partition_C(tile_coords);
+    auto const coords = accumulator_coords(m, n, tile, tile_coord, tiled_mma, thread_idx);
     constexpr int kValues = decltype(size(acc))::value;
     constexpr int kWords = (kValues + 31) / 32;
+    static_assert(kValues == kWords * 32, "whole mask words");
     std::uint32_t passed[kWords];
-    CUTLASS_PRAGMA_UNROLL
-    for (int w = 0; w < kWords; ++w) passed[w] = 0;
-    CUTLASS_PRAGMA_UNROLL
-    for (int i = 0; i < kValues; ++i) {
-      // A wgmma accumulator's rows are the thread's first row + a static offset: the same few
-      // addresses, loaded once each.
-      int const row = min(static_cast<int>(get<0>(coords(i))), m - 1);
-      float const tau = __ldg(params.tau + row);
-      bool pass;
-      if constexpr (std::is_integral_v<typename AccEngine::value_type>) {
-        // int32 products against the least integer >= tau: no float copy of each accumulator
-        // (ptxas kept both, 928 bytes of spills, in the first version)
-        pass = acc(i) >= static_cast<int>(fminf(ceilf(tau), 0x1p31f - 128.0f));
-      } else {
-        pass = acc(i) >= tau;
-      }
-      passed[i / 32] |= static_cast<std::uint32_t>(pass) << (i % 32);
-    }
+    threshold_mask(acc, coords, params.tau, m, passed);
     CUTLASS_PRAGMA_UNROLL
     for (int w = 0; w < kWords; ++w) {
       if (passed[w] == 0) continue;
@@ -358,8 +379,6 @@ struct ThresholdEpilogue {
       }
     }
   }
-
-  Params params;
 };
 
 // ---- Store-only: the epilogue writes masks and values, a separate kernel appends ----
@@ -377,32 +396,8 @@ struct Staging {
 /// The epilogue of the store-only design: the same mask as ThresholdEpilogue's, then one 16-byte
 /// store of it and, for the words with a bit, up to kSlots stores of values: no atomic, no load
 /// whose result it waits for, so the consumer warps go back to the tensor cores at once.
-struct StoreEpilogue {
-  using ElementC = float;
-  using ElementD = float;
-  using StrideC = cute::Stride<std::int64_t, cute::Int<1>, std::int64_t>;
-  using StrideD = StrideC;
-  using ThreadEpilogueOp = void;
-  struct SharedStorage {};
-  using Arguments = Staging;
-  using Params = Staging;
-
-  template <class ProblemShape>
-  static constexpr Params to_underlying_arguments(ProblemShape const&, Arguments const& args, void*) {
-    return args;
-  }
-  template <class ProblemShape>
-  static std::size_t get_workspace_size(ProblemShape const&, Arguments const&) { return 0; }
-  template <class ProblemShape>
-  static cutlass::Status initialize_workspace(ProblemShape const&, Arguments const&, void*, cudaStream_t,
-                                              cutlass::CudaHostAdapter* = nullptr) {
-    return cutlass::Status::kSuccess;
-  }
-  template <class ProblemShape>
-  static bool can_implement(ProblemShape const&, Arguments const&) { return true; }
-
-  CUTLASS_HOST_DEVICE StoreEpilogue(Params const& params, SharedStorage const& = SharedStorage()) : params(params) {}
-  CUTLASS_DEVICE bool is_source_needed() { return false; }
+struct StoreEpilogue : OperatorEpilogue<Staging> {
+  using OperatorEpilogue<Staging>::OperatorEpilogue;
 
   template <class ProblemShapeMNKL, class TileShapeMNK, class TileCoordMNKL, class AccEngine, class AccLayout,
             class TiledMma, class Residue>
@@ -410,24 +405,10 @@ struct StoreEpilogue {
                                  Tensor<AccEngine, AccLayout> const& acc, TiledMma tiled_mma, Residue, int thread_idx,
                                  char*) {
     int const m = get<0>(problem), n = get<1>(problem);
-    Tensor tile_coords = local_tile(make_identity_tensor(make_shape(m, n)), take<0, 2>(tile),
-                                    make_coord(get<0>(tile_coord), get<1>(tile_coord)));
-    Tensor coords = tiled_mma.get_thread_slice(thread_idx).partition_C(tile_coords);
-    constexpr int kValues = decltype(size(acc))::value;
-    static_assert(kValues == Staging::kWords * 32, "one mask word per 32 accumulators");
-    std::uint32_t passed[Staging::kWords] = {0, 0, 0, 0};
-    CUTLASS_PRAGMA_UNROLL
-    for (int i = 0; i < kValues; ++i) {
-      int const row = min(static_cast<int>(get<0>(coords(i))), m - 1);
-      float const tau = __ldg(params.tau + row);
-      bool pass;
-      if constexpr (std::is_integral_v<typename AccEngine::value_type>) {
-        pass = acc(i) >= static_cast<int>(fminf(ceilf(tau), 0x1p31f - 128.0f));
-      } else {
-        pass = acc(i) >= tau;
-      }
-      passed[i / 32] |= static_cast<std::uint32_t>(pass) << (i % 32);
-    }
+    auto const coords = accumulator_coords(m, n, tile, tile_coord, tiled_mma, thread_idx);
+    static_assert(decltype(size(acc))::value == Staging::kWords * 32, "one mask word per 32 accumulators");
+    std::uint32_t passed[Staging::kWords];
+    threshold_mask(acc, coords, params.tau, m, passed);
     std::int64_t const slot = (static_cast<std::int64_t>(get<0>(tile_coord)) * params.tiles_n + get<1>(tile_coord)) *
                                   Staging::kThreads + thread_idx;
     params.masks[slot] = make_uint4(passed[0], passed[1], passed[2], passed[3]);
@@ -445,8 +426,6 @@ struct StoreEpilogue {
       }
     }
   }
-
-  Params params;
 };
 
 /// The appends of the store-only design: a block per tile, its threads as the epilogue's, each
