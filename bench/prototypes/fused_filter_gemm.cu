@@ -83,16 +83,12 @@ struct Lists {
 /// wgmma accumulator) loaded once per tile, in begin(), instead of from a broadcast node.
 enum class Work { kFilter, kNothing, kTestOnly, kBroadcast, kRowThreshold, kDeferred, kRegisters };
 
-/// An EVT node (the shape of CUTLASS's Sm90ScalarReduction): no inputs but the accumulators'
-/// fetch, no output (the kernel's D is void); per value, its (row, column) from the thread's
-/// coordinate tensor, and an append where it passes.
-template <Work kWork>
-struct ThresholdAppend {
-  // With D void, CUTLASS sizes its (unallocated) D layouts from the fusion's aux element.
-  using ElementAux = cutlass::bfloat16_t;
-  struct SharedStorage {};
-  using Arguments = Lists;
-  using Params = Lists;
+/// The host steps CUTLASS asks of an epilogue or a visitor node whose arguments are its
+/// parameters as they are, with no workspace and nothing it cannot run.
+template <class P>
+struct PassThroughArguments {
+  using Arguments = P;
+  using Params = P;
 
   template <class ProblemShape>
   static constexpr Params to_underlying_arguments(ProblemShape const&, Arguments const& args, void*) {
@@ -107,6 +103,16 @@ struct ThresholdAppend {
                                               cutlass::CudaHostAdapter* = nullptr) {
     return cutlass::Status::kSuccess;
   }
+};
+
+/// An EVT node (the shape of CUTLASS's Sm90ScalarReduction): no inputs but the accumulators'
+/// fetch, no output (the kernel's D is void); per value, its (row, column) from the thread's
+/// coordinate tensor, and an append where it passes.
+template <Work kWork>
+struct ThresholdAppend : PassThroughArguments<Lists> {
+  // With D void, CUTLASS sizes its (unallocated) D layouts from the fusion's aux element.
+  using ElementAux = cutlass::bfloat16_t;
+  struct SharedStorage {};
 
   CUTLASS_DEVICE bool is_producer_load_needed() const { return false; }
   CUTLASS_DEVICE bool is_C_load_needed() const { return false; }
@@ -278,38 +284,6 @@ struct ThresholdAppend {
 
 // ---- Our own epilogue: no visitor tree, no shared memory, no barriers ----
 
-/// What CUTLASS's Sm90TmaWarpSpecializedAdapter asks of an operator-style epilogue taking
-/// arguments P, besides its operator(): the types the kernel names (no C or D is ever read or
-/// written) and trivial host steps.
-template <class P>
-struct OperatorEpilogue {
-  using ElementC = float;
-  using ElementD = float;
-  using StrideC = cute::Stride<std::int64_t, cute::Int<1>, std::int64_t>;
-  using StrideD = StrideC;
-  using ThreadEpilogueOp = void;  // named by GemmUniversalAdapter, used by none of its calls here
-  struct SharedStorage {};
-  using Arguments = P;
-  using Params = P;
-
-  template <class ProblemShape>
-  static constexpr Params to_underlying_arguments(ProblemShape const&, Arguments const& args, void*) {
-    return args;
-  }
-  template <class ProblemShape>
-  static std::size_t get_workspace_size(ProblemShape const&, Arguments const&) { return 0; }
-  template <class ProblemShape>
-  static cutlass::Status initialize_workspace(ProblemShape const&, Arguments const&, void*, cudaStream_t,
-                                              cutlass::CudaHostAdapter* = nullptr) {
-    return cutlass::Status::kSuccess;
-  }
-  template <class ProblemShape>
-  static bool can_implement(ProblemShape const&, Arguments const&) { return true; }
-
-  CUTLASS_HOST_DEVICE explicit OperatorEpilogue(Params const& p) : params(p) {}
-  Params params;
-};
-
 /// Each of the thread's accumulators' (row, column) in the whole product: the identity tensor's
 /// tile, partitioned as the MMA partitions the accumulators.
 template <class TileShapeMNK, class TileCoordMNKL, class TiledMma>
@@ -344,12 +318,22 @@ CUTLASS_DEVICE void threshold_mask(AccTensor const& acc, Coords const& coords, f
   }
 }
 
-/// An operator-style epilogue: each consumer thread takes its accumulators of the tile as they
-/// are, one compare per value against its row's threshold into a mask, and appends only where
-/// the mask has a bit. The TMA epilogue's subtiles, fences and named barriers (16% of the
-/// visitor kernels' stall samples, ncu run 86) do not exist here: no thread waits on another.
-struct ThresholdEpilogue : OperatorEpilogue<Lists> {
-  using OperatorEpilogue<Lists>::OperatorEpilogue;
+/// What CUTLASS's Sm90TmaWarpSpecializedAdapter asks of an operator-style epilogue taking
+/// arguments P: the types the kernel names (no C or D is ever read or written), trivial host
+/// steps, and operator(), which gives Derived::take each consumer thread's accumulators of the
+/// tile with their coordinates and the mask of those at or above their rows' taus (P::tau).
+template <class Derived, class P>
+struct OperatorEpilogue : PassThroughArguments<P> {
+  using typename PassThroughArguments<P>::Params;
+  using ElementC = float;
+  using ElementD = float;
+  using StrideC = cute::Stride<std::int64_t, cute::Int<1>, std::int64_t>;
+  using StrideD = StrideC;
+  using ThreadEpilogueOp = void;  // named by GemmUniversalAdapter, used by none of its calls here
+  struct SharedStorage {};
+
+  CUTLASS_HOST_DEVICE explicit OperatorEpilogue(Params const& p) : params(p) {}
+  Params params;
 
   template <class ProblemShapeMNKL, class TileShapeMNK, class TileCoordMNKL, class AccEngine, class AccLayout,
             class TiledMma, class Residue>
@@ -358,16 +342,29 @@ struct ThresholdEpilogue : OperatorEpilogue<Lists> {
                                  char*) {
     int const m = get<0>(problem), n = get<1>(problem);
     auto const coords = accumulator_coords(m, n, tile, tile_coord, tiled_mma, thread_idx);
-    constexpr int kValues = decltype(size(acc))::value;
-    constexpr int kWords = (kValues + 31) / 32;
-    static_assert(kValues == kWords * 32, "whole mask words");
+    constexpr int kWords = decltype(size(acc))::value / 32;
+    static_assert(decltype(size(acc))::value == kWords * 32, "whole mask words");
     std::uint32_t passed[kWords];
     threshold_mask(acc, coords, params.tau, m, passed);
+    static_cast<Derived const*>(this)->take(acc, coords, passed, m, n, tile_coord, thread_idx);
+  }
+};
+
+/// An operator-style epilogue: each consumer thread takes its accumulators of the tile as they
+/// are, one compare per value against its row's threshold into a mask, and appends only where
+/// the mask has a bit. The TMA epilogue's subtiles, fences and named barriers (16% of the
+/// visitor kernels' stall samples, ncu run 86) do not exist here: no thread waits on another.
+struct ThresholdEpilogue : OperatorEpilogue<ThresholdEpilogue, Lists> {
+  using OperatorEpilogue<ThresholdEpilogue, Lists>::OperatorEpilogue;
+
+  template <class AccTensor, class Coords, int kWords, class TileCoordMNKL>
+  CUTLASS_DEVICE void take(AccTensor const& acc, Coords const& coords, std::uint32_t const (&passed)[kWords], int m,
+                           int n, TileCoordMNKL, int) const {
     CUTLASS_PRAGMA_UNROLL
     for (int w = 0; w < kWords; ++w) {
       if (passed[w] == 0) continue;
       CUTLASS_PRAGMA_UNROLL
-      for (int t = 0; t < 32 && w * 32 + t < kValues; ++t) {
+      for (int t = 0; t < 32; ++t) {
         int const i = w * 32 + t;
         int const row = get<0>(coords(i)), col = get<1>(coords(i));
         if (((passed[w] >> t) & 1u) == 0 || row >= m || col >= n) continue;
@@ -396,19 +393,13 @@ struct Staging {
 /// The epilogue of the store-only design: the same mask as ThresholdEpilogue's, then one 16-byte
 /// store of it and, for the words with a bit, up to kSlots stores of values: no atomic, no load
 /// whose result it waits for, so the consumer warps go back to the tensor cores at once.
-struct StoreEpilogue : OperatorEpilogue<Staging> {
-  using OperatorEpilogue<Staging>::OperatorEpilogue;
+struct StoreEpilogue : OperatorEpilogue<StoreEpilogue, Staging> {
+  using OperatorEpilogue<StoreEpilogue, Staging>::OperatorEpilogue;
 
-  template <class ProblemShapeMNKL, class TileShapeMNK, class TileCoordMNKL, class AccEngine, class AccLayout,
-            class TiledMma, class Residue>
-  CUTLASS_DEVICE void operator()(ProblemShapeMNKL problem, TileShapeMNK tile, TileCoordMNKL tile_coord,
-                                 Tensor<AccEngine, AccLayout> const& acc, TiledMma tiled_mma, Residue, int thread_idx,
-                                 char*) {
-    int const m = get<0>(problem), n = get<1>(problem);
-    auto const coords = accumulator_coords(m, n, tile, tile_coord, tiled_mma, thread_idx);
-    static_assert(decltype(size(acc))::value == Staging::kWords * 32, "one mask word per 32 accumulators");
-    std::uint32_t passed[Staging::kWords];
-    threshold_mask(acc, coords, params.tau, m, passed);
+  template <class AccTensor, class Coords, int kWords, class TileCoordMNKL>
+  CUTLASS_DEVICE void take(AccTensor const& acc, Coords const&, std::uint32_t const (&passed)[kWords], int, int,
+                           TileCoordMNKL tile_coord, int thread_idx) const {
+    static_assert(kWords == Staging::kWords, "one mask word per 32 accumulators");
     std::int64_t const slot = (static_cast<std::int64_t>(get<0>(tile_coord)) * params.tiles_n + get<1>(tile_coord)) *
                                   Staging::kThreads + thread_idx;
     params.masks[slot] = make_uint4(passed[0], passed[1], passed[2], passed[3]);
@@ -437,10 +428,10 @@ __global__ void append_staged(Staging st, int m, int n, Lists lists, int* unstor
   uint4 const mask = st.masks[slot];
   std::uint32_t const words[Staging::kWords] = {mask.x, mask.y, mask.z, mask.w};
   if ((mask.x | mask.y | mask.z | mask.w) == 0) return;
-  Tensor tile_coords = local_tile(make_identity_tensor(make_shape(m, n)), take<0, 2>(TileShape{}),
-                                  make_coord(static_cast<int>(blockIdx.x) / st.tiles_n,
-                                             static_cast<int>(blockIdx.x) % st.tiles_n));
-  Tensor coords = TiledMma{}.get_thread_slice(threadIdx.x).partition_C(tile_coords);
+  auto const coords = accumulator_coords(m, n, TileShape{},
+                                        make_coord(static_cast<int>(blockIdx.x) / st.tiles_n,
+                                                   static_cast<int>(blockIdx.x) % st.tiles_n),
+                                        TiledMma{}, static_cast<int>(threadIdx.x));
   CUTLASS_PRAGMA_UNROLL
   for (int w = 0; w < Staging::kWords; ++w) {
     int stored = 0;

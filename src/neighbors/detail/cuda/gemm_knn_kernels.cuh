@@ -192,6 +192,9 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
 
   /// Products of one step of a lane: kColumns bfloat16 values, as loaded (zeros past `end`).
   using Packed = uint4;
+  /// Those values as floats (source_sums.cuh's widening of 16 bytes of bfloat16).
+  using Products = cudist::detail::cuda::Widened16<__nv_bfloat16>;
+  static_assert(Products::kCount == kColumns, "a step's columns are one 16-byte load");
 
   /// kColumns consecutive bfloat16 values from c: one 16-byte load where `vec`.
   __device__ static Packed load_packed(__nv_bfloat16 const* a, std::int64_t c, std::int64_t end, bool vec) {
@@ -295,22 +298,17 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
     }
   }
 
-  /// Product t of a step's loaded bfloat16 values, as a float.
-  __device__ static float product(Packed const& q, int t) {
-    unsigned const word = t < 2 ? q.x : t < 4 ? q.y : t < 6 ? q.z : q.w;
-    return __uint_as_float(t % 2 == 0 ? word << 16 : word & 0xffff0000u);
-  }
-
   /// The smallest lo of a lane's step of columns c .. c + 7, NaN where any is NaN: no column of the
   /// step can be a candidate when it exceeds tau. Each lo as candidates() computes it.
   __device__ static float smallest_lo(GemmRowBound const& bound, float const* terms, Packed const& q, int c, bool vec,
                                       int cols) {
     float term[kColumns];
     load_terms(terms, c, cols, vec, term);
+    Products const products(q);
     float smallest = __int_as_float(0x7f800000);
 #pragma unroll
     for (int t = 0; t < kColumns; ++t) {
-      smallest = min_or_nan(smallest, bound.lo(kCosine, product(q, t), term[t]));
+      smallest = min_or_nan(smallest, bound.lo(kCosine, products.v[t], term[t]));
     }
     return smallest;
   }
@@ -334,10 +332,11 @@ struct GemmKnnFilterKernel : GemmKnnRowWarps {
     GemmKnnState const& s = p.s;
     float term[kColumns];
     load_terms(terms, c, p.cols, vec, term);
+    Products const products(q);
     unsigned bits = 0;
 #pragma unroll
     for (int t = 0; t < kColumns; ++t) {
-      lo[t] = bound.lo(kCosine, product(q, t), term[t]);
+      lo[t] = bound.lo(kCosine, products.v[t], term[t]);
       bits |= static_cast<unsigned>(!(lo[t] > tau)) << t;  // NaN lo: a row the bound does not cover
     }
     if (c + kColumns > p.cols) bits &= (1u << (p.cols - c)) - 1;
