@@ -127,8 +127,15 @@ struct RowBufferSelect {
     while (__any_sync(kFullWarp, pending)) {
       if (pending) pending = !settle(r, e);
       __syncwarp();
-      if (!__any_sync(kFullWarp, pending)) break;
-      compact_overflowed_rows();
+      // A row overflows only through a lane whose append found it full, and that lane is still
+      // pending: so the pending lanes name every overflowed row, and the warp compacts those
+      // (usually one) instead of reading all 16 of its rows' counts (compact_overflowed_rows
+      // was 11% of K3's instructions, ncu run 95).
+      for (unsigned full = __ballot_sync(kFullWarp, pending); full != 0;) {
+        int const overflowed = __shfl_sync(kFullWarp, r, __ffs(static_cast<int>(full)) - 1);
+        compact(overflowed);
+        full &= ~__ballot_sync(kFullWarp, pending && r == overflowed);
+      }
     }
   }
 
