@@ -17,11 +17,13 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "core/cuda/interrupt_word.cuh"
 #include "distance/detail/cuda/mma_sync.cuh"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
 #include "neighbors/detail/cuda/mma_column_tiles.cuh"
+#include "neighbors/detail/cuda/warp_offer_queue.cuh"
 #include "neighbors/detail/cuda/work_grid.cuh"
 #include "neighbors/detail/keys.hpp"
 
@@ -40,6 +42,14 @@ struct ExactByteL2Kernel {
   static constexpr int kTile = Tiles::kTile;
   static constexpr int kNTiles = Tiles::kNTiles;
   static constexpr int kPollTiles = 8;  // column tiles between interrupt polls
+  // Consumers that take any row from any lane get the candidates 32 at a time; the others, where
+  // the MMA leaves them.
+  static constexpr bool kQueued = Select::kOffersAnyRow;
+  struct Unqueued {
+    struct Storage {};
+    __device__ Unqueued(Storage&, int, int) {}
+  };
+  using Queue = std::conditional_t<kQueued, WarpOfferQueue<Select, kThreads / 32>, Unqueued>;
 
   struct Params {
     unsigned char const *x, *y;  // rows of `depth` bytes (a multiple of 16), 16-byte aligned
@@ -56,6 +66,7 @@ struct ExactByteL2Kernel {
     typename Select::SharedStorage select;
     WorkItem work;
     alignas(16) std::uint32_t y_sq[2][kTile];  // the squares of the columns of each y buffer (0 past the end)
+    typename Queue::Storage queue;
   };
 
   /// Launched by fused_select_kernel: dynamic shared memory holds SharedStorage, then from
@@ -85,6 +96,7 @@ struct ExactByteL2Kernel {
     auto* const tiles = reinterpret_cast<unsigned char*>(dynamic);
     Select select(p.select, s.select, dynamic + Tiles::block_bytes(Tiles::row_bytes(p.depth)), w, at);
     int const warp = tid / 32, lane = tid % 32, q = lane % 4;
+    Queue queue(s.queue, warp, lane);
     std::size_t const tile_bytes = static_cast<std::size_t>(kTile) * Tiles::row_bytes(p.depth);
     unsigned char* const xs = tiles;
     unsigned char* const ys[2] = {tiles + tile_bytes, tiles + 2 * tile_bytes};
@@ -135,7 +147,7 @@ struct ExactByteL2Kernel {
         cand[0] &= valid[0] >> (16 * half);
         cand[1] &= valid[1] >> (16 * half);
         if (__any_sync(kFullWarp, (cand[0] | cand[1]) != 0)) {
-          offer(select, w, col0 + 64 * half, local, x_sq, s.y_sq[buf] + 64 * half, c, cand);
+          offer(select, queue, w, col0 + 64 * half, local, x_sq, s.y_sq[buf] + 64 * half, c, cand);
         }
       }
       select.end_tile();
@@ -145,16 +157,19 @@ struct ExactByteL2Kernel {
         break;  // the host throws Interrupted after the launch
       }
     }
+    if constexpr (kQueued) queue.flush(select);
     select.finish();
   }
 
-  /// Offers the lanes' candidates of one half (mask bit 2 nt + j per slot), one per lane at a
-  /// time (the consumer's offer is warp-collective: every lane calls, the same number of times).
+  /// Offers (or queues) the lanes' candidates of one half (mask bit 2 nt + j per slot), one per
+  /// lane at a time (the consumer's offer is warp-collective: every lane calls, the same number
+  /// of times).
   /// Most halves hold a few candidates (a row's bar tightens over the whole chunk), so this runs
   /// often: a candidate's dot product is picked from c by compile-time selects, as indexing c by
   /// a run-time bit would move the accumulators to local memory (and a per-thread array of the
   /// half's 32 keys costs 32 local stores every time).
-  __device__ static void offer(Select& select, WorkItem const& w, std::int64_t col0, int const (&local)[2],
+  __device__ static void offer(Select& select, Queue& queue, WorkItem const& w, std::int64_t col0,
+                               int const (&local)[2],
                                std::uint32_t const (&x_sq)[2], std::uint32_t const* y_sq,
                                int const (&c)[kNTiles][4], std::uint32_t (&cand)[2]) {
     int const q = static_cast<int>(threadIdx.x) % 4;
@@ -164,8 +179,10 @@ struct ExactByteL2Kernel {
       int sl = 0;
       if (have) {
         sl = cand[0] != 0 ? 0 : 1;
-        int const b = __ffs(static_cast<int>(cand[sl])) - 1;
-        cand[sl] &= cand[sl] - 1;
+        std::uint32_t const bits = sl == 0 ? cand[0] : cand[1];
+        int const b = __ffs(static_cast<int>(bits)) - 1;
+        // Not cand[sl]: a run-time index would move cand to local memory.
+        (sl == 0 ? cand[0] : cand[1]) = bits & (bits - 1);
         int dot = 0;
 #pragma unroll
         for (int i = 0; i < 2 * kNTiles; ++i) {
@@ -175,7 +192,11 @@ struct ExactByteL2Kernel {
                                   2u * static_cast<std::uint32_t>(dot);
         e = Traits::entry(key, static_cast<std::uint32_t>(Tiles::column(col0, b, q) - w.tile.y_begin));
       }
-      select.offer(have, sl, sl == 0 ? local[0] : local[1], e);
+      if constexpr (kQueued) {
+        queue.push(select, have, sl == 0 ? local[0] : local[1], e);
+      } else {
+        select.offer(have, sl, sl == 0 ? local[0] : local[1], e);
+      }
     }
   }
 };

@@ -110,6 +110,8 @@ struct RowBufferSelect {
   /// The blocks per SM the kernel is built for (the row buffers leave room for one), and the
   /// largest per-lane rank of its seed (k <= 32 are seeded).
   static constexpr int kBoundedMinBlocks = 1, kMaxSeedRank = 8;
+  /// offer() takes any of the warp's rows from any lane (warp_offer_queue.cuh).
+  static constexpr bool kOffersAnyRow = true;
 
   __device__ int k() const { return p_.k; }
 
