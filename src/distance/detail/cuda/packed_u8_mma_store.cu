@@ -22,15 +22,29 @@
 namespace cudist::detail::cuda {
 namespace {
 
+/// What the store makes of a tile's exact integers: the sum of squared differences as it is or
+/// its square root, or the dot product.
+enum class ByteFinish { kSquares, kRoot, kDot };
+
 /// The store consumer's op: the exact integer the SIMT op for byte rows accumulates
 /// (ops::SqDiffSumOp or ops::DotOp on int32, dispatch_integer_op), finished as that op finishes it.
-struct U8IntegerFinishOp : ops::OpBase<std::uint32_t, float> {
+/// The finish is a template argument, not a run-time choice: the store unrolls it for each of a
+/// thread's 64 entries, and all three forms in one kernel made 11.3 K instructions, whose
+/// instruction fetches were a fifth of D3u's stalls (ncu, H200 run 99); the squares' kernel is
+/// 7.9 K now, D3u 173 -> 160 us (run 100). The row squares stay a run-time test (x_sq null for
+/// the dot product): made compile-time too, ptxas spilled twice as much (288 bytes, not 152).
+template <ByteFinish kFinish>
+struct ByteIntegerFinishOp : ops::OpBase<std::uint32_t, float> {
   using Acc = std::uint32_t;  // the sum of squared differences, or the dot product
-  bool inner_product = false;
-  ops::SqDiffSumOp<std::int32_t, float> l2;
   CUDIST_HD float finish(Acc acc, std::int64_t i, std::int64_t j) const {
     auto const v = static_cast<std::int32_t>(acc);
-    return inner_product ? ops::DotOp<std::int32_t, float>{}.finish(v, i, j) : l2.finish(v, i, j);
+    if constexpr (kFinish == ByteFinish::kDot) {
+      return ops::DotOp<std::int32_t, float>{}.finish(v, i, j);
+    } else {
+      ops::SqDiffSumOp<std::int32_t, float> l2;
+      l2.take_sqrt = kFinish == ByteFinish::kRoot;
+      return l2.finish(v, i, j);
+    }
   }
 };
 
@@ -39,11 +53,12 @@ struct U8IntegerFinishOp : ops::OpBase<std::uint32_t, float> {
 /// pipeline, as in the fused selection), so the copies hide behind the stores. Measured on D3u
 /// (docs/tuning.md): one tile per block 267 us, runs of tiles 238 us, and 173 us once the store
 /// epilogue lost its per-entry tests, which had been the real bound. kSigned: int8 rows.
-template <bool kSigned>
+template <bool kSigned, ByteFinish kFinish>
 struct PackedByteMmaStoreKernel {
   using Engine = PackedByteMmaTileKernel<kSigned>;
+  using Op = ByteIntegerFinishOp<kFinish>;
   // The SIMT engine instantiated for its parameters and store_tile only (its main loop is not).
-  using Store = PairwiseTileKernel<U8IntegerFinishOp, std::uint32_t, PairwisePolicy<4, TileShape::kLarge>>;
+  using Store = PairwiseTileKernel<Op, std::uint32_t, PairwisePolicy<4, TileShape::kLarge>>;
   static_assert(Engine::kBM == Store::kBM && Engine::kTM == Store::kTM && Engine::kThreads == Store::kThreads,
                 "the contraction hands over the store's layout");
   static constexpr int kThreads = Engine::kThreads;
@@ -91,32 +106,30 @@ struct PackedByteMmaStoreKernel {
 };
 
 // 74 KB of tiles and exchange buffers: dynamic shared memory, opted in at launch.
-template <bool kSigned>
-__global__ void __launch_bounds__(PackedByteMmaStoreKernel<kSigned>::kThreads, PackedByteMmaStoreKernel<kSigned>::kMinBlocks)
-    packed_byte_mma_store_kernel(typename PackedByteMmaStoreKernel<kSigned>::Params const p) {
-  using Kernel = PackedByteMmaStoreKernel<kSigned>;
+template <bool kSigned, ByteFinish kFinish>
+__global__ void __launch_bounds__(PackedByteMmaStoreKernel<kSigned, kFinish>::kThreads,
+                                  PackedByteMmaStoreKernel<kSigned, kFinish>::kMinBlocks)
+    packed_byte_mma_store_kernel(typename PackedByteMmaStoreKernel<kSigned, kFinish>::Params const p) {
+  using Kernel = PackedByteMmaStoreKernel<kSigned, kFinish>;
   extern __shared__ __align__(16) unsigned char smem[];
   Kernel{}(p, *reinterpret_cast<typename Kernel::SharedStorage*>(smem));
 }
 
-template <bool kSigned>
-bool packed_byte_mma(PairwiseProblem const& pr, bool l2, bool inner_product, cudaStream_t stream) {
-  using Kernel = PackedByteMmaStoreKernel<kSigned>;
-  OpSpec const& spec = pr.op;
-  auto const kernel = packed_byte_mma_store_kernel<kSigned>;
+template <bool kSigned, ByteFinish kFinish>
+bool packed_byte_mma(PairwiseProblem const& pr, cudaStream_t stream) {
+  using Kernel = PackedByteMmaStoreKernel<kSigned, kFinish>;
+  auto const kernel = packed_byte_mma_store_kernel<kSigned, kFinish>;
   if (!kernel_image_has_sm80(reinterpret_cast<void const*>(kernel))) return false;
 
   PairwiseProblem words = pr;
   words.x = as_words(pr.x);
   words.y = as_words(pr.y);
-  U8IntegerFinishOp op;
-  op.inner_product = inner_product;
-  op.l2.take_sqrt = spec.take_sqrt;
+  typename Kernel::Op const op;
   typename Kernel::Params p{};
   p.store = store_params<typename Kernel::Store, std::uint32_t>(words, op);
   p.tile = Kernel::Engine::part_of(p.store);
   std::vector<Array> keep;  // stream-ordered: freed after the kernel has read them
-  if (l2) {
+  if constexpr (kFinish != ByteFinish::kDot) {
     auto const [x_sq, y_sq] = row_squares(words.x, words.y, kSigned, keep, stream);
     p.x_sq = static_cast<std::uint32_t const*>(x_sq);
     p.y_sq = static_cast<std::uint32_t const*>(y_sq);
@@ -139,6 +152,16 @@ bool packed_byte_mma(PairwiseProblem const& pr, bool l2, bool inner_product, cud
   return true;
 }
 
+template <bool kSigned>
+bool packed_byte_mma(PairwiseProblem const& pr, ByteFinish finish, cudaStream_t stream) {
+  switch (finish) {
+    case ByteFinish::kSquares: return packed_byte_mma<kSigned, ByteFinish::kSquares>(pr, stream);
+    case ByteFinish::kRoot: return packed_byte_mma<kSigned, ByteFinish::kRoot>(pr, stream);
+    case ByteFinish::kDot: return packed_byte_mma<kSigned, ByteFinish::kDot>(pr, stream);
+  }
+  return false;
+}
+
 }  // namespace
 
 bool pairwise_packed_u8_mma(PairwiseProblem const& pr, cudaStream_t stream) {
@@ -146,8 +169,8 @@ bool pairwise_packed_u8_mma(PairwiseProblem const& pr, cudaStream_t stream) {
   bool const l2 = spec.kind == OpKind::kSqDiffSum;
   bool const inner_product = spec.kind == OpKind::kDot && spec.finish == 0;
   if (!(l2 || inner_product) || spec.weights != nullptr || !rows_are_words(pr.x, pr.y)) return false;
-  return pr.x.dtype == DType::kInt8 ? packed_byte_mma<true>(pr, l2, inner_product, stream)
-                                    : packed_byte_mma<false>(pr, l2, inner_product, stream);
+  ByteFinish const finish = !l2 ? ByteFinish::kDot : spec.take_sqrt ? ByteFinish::kRoot : ByteFinish::kSquares;
+  return pr.x.dtype == DType::kInt8 ? packed_byte_mma<true>(pr, finish, stream) : packed_byte_mma<false>(pr, finish, stream);
 }
 
 }  // namespace cudist::detail::cuda
