@@ -169,8 +169,7 @@ struct ExactByteL2Kernel {
   /// a run-time bit would move the accumulators to local memory (and a per-thread array of the
   /// half's 32 keys costs 32 local stores every time).
   __device__ static void offer(Select& select, Queue& queue, WorkItem const& w, std::int64_t col0,
-                               int const (&local)[2],
-                               std::uint32_t const (&x_sq)[2], std::uint32_t const* y_sq,
+                               int const (&local)[2], std::uint32_t const (&x_sq)[2], std::uint32_t const* y_sq,
                                int const (&c)[kNTiles][4], std::uint32_t (&cand)[2]) {
     int const q = static_cast<int>(threadIdx.x) % 4;
     while (__any_sync(kFullWarp, (cand[0] | cand[1]) != 0)) {
