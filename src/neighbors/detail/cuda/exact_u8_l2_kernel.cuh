@@ -44,12 +44,13 @@ struct ExactByteL2Kernel {
   static constexpr int kPollTiles = 8;  // column tiles between interrupt polls
   // Consumers that take any row from any lane get the candidates 32 at a time; the others, where
   // the MMA leaves them.
-  static constexpr bool kQueued = Select::kOffersAnyRow;
-  struct Unqueued {
+  struct DirectOffers {
     struct Storage {};
-    __device__ Unqueued(Storage&, int, int) {}
+    __device__ DirectOffers(Storage&, int, int) {}
+    __device__ void push(Select& select, bool have, int slot, int r, Entry e) { select.offer(have, slot, r, e); }
+    __device__ void flush(Select&) {}
   };
-  using Queue = std::conditional_t<kQueued, WarpOfferQueue<Select, kThreads / 32>, Unqueued>;
+  using Offers = std::conditional_t<Select::kOffersAnyRow, WarpOfferQueue<Select, kThreads / 32>, DirectOffers>;
 
   struct Params {
     unsigned char const *x, *y;  // rows of `depth` bytes (a multiple of 16), 16-byte aligned
@@ -66,7 +67,7 @@ struct ExactByteL2Kernel {
     typename Select::SharedStorage select;
     WorkItem work;
     alignas(16) std::uint32_t y_sq[2][kTile];  // the squares of the columns of each y buffer (0 past the end)
-    typename Queue::Storage queue;
+    typename Offers::Storage offers;
   };
 
   /// Launched by fused_select_kernel: dynamic shared memory holds SharedStorage, then from
@@ -96,7 +97,7 @@ struct ExactByteL2Kernel {
     auto* const tiles = reinterpret_cast<unsigned char*>(dynamic);
     Select select(p.select, s.select, dynamic + Tiles::block_bytes(Tiles::row_bytes(p.depth)), w, at);
     int const warp = tid / 32, lane = tid % 32, q = lane % 4;
-    Queue queue(s.queue, warp, lane);
+    Offers offers(s.offers, warp, lane);
     std::size_t const tile_bytes = static_cast<std::size_t>(kTile) * Tiles::row_bytes(p.depth);
     unsigned char* const xs = tiles;
     unsigned char* const ys[2] = {tiles + tile_bytes, tiles + 2 * tile_bytes};
@@ -147,7 +148,7 @@ struct ExactByteL2Kernel {
         cand[0] &= valid[0] >> (16 * half);
         cand[1] &= valid[1] >> (16 * half);
         if (__any_sync(kFullWarp, (cand[0] | cand[1]) != 0)) {
-          offer(select, queue, w, col0 + 64 * half, local, x_sq, s.y_sq[buf] + 64 * half, c, cand);
+          offer(select, offers, w, col0 + 64 * half, local, x_sq, s.y_sq[buf] + 64 * half, c, cand);
         }
       }
       select.end_tile();
@@ -157,7 +158,7 @@ struct ExactByteL2Kernel {
         break;  // the host throws Interrupted after the launch
       }
     }
-    if constexpr (kQueued) queue.flush(select);
+    offers.flush(select);
     select.finish();
   }
 
@@ -168,7 +169,7 @@ struct ExactByteL2Kernel {
   /// often: a candidate's dot product is picked from c by compile-time selects, as indexing c by
   /// a run-time bit would move the accumulators to local memory (and a per-thread array of the
   /// half's 32 keys costs 32 local stores every time).
-  __device__ static void offer(Select& select, Queue& queue, WorkItem const& w, std::int64_t col0,
+  __device__ static void offer(Select& select, Offers& offers, WorkItem const& w, std::int64_t col0,
                                int const (&local)[2], std::uint32_t const (&x_sq)[2], std::uint32_t const* y_sq,
                                int const (&c)[kNTiles][4], std::uint32_t (&cand)[2]) {
     int const q = static_cast<int>(threadIdx.x) % 4;
@@ -191,11 +192,7 @@ struct ExactByteL2Kernel {
                                   2u * static_cast<std::uint32_t>(dot);
         e = Traits::entry(key, static_cast<std::uint32_t>(Tiles::column(col0, b, q) - w.tile.y_begin));
       }
-      if constexpr (kQueued) {
-        queue.push(select, have, sl == 0 ? local[0] : local[1], e);
-      } else {
-        select.offer(have, sl, sl == 0 ? local[0] : local[1], e);
-      }
+      offers.push(select, have, sl, sl == 0 ? local[0] : local[1], e);
     }
   }
 };

@@ -31,9 +31,9 @@ struct WarpOfferQueue {
   __device__ WarpOfferQueue(Storage& s, int warp, int lane)
       : entry_(s.entry[warp]), row_(s.row[warp]), lane_(lane) {}
 
-  /// Queues entry e of local row r where `have`; offers the newest 32 once 32 are queued.
-  /// Every lane of the warp calls.
-  __device__ void push(Select& select, bool have, int r, Entry e) {
+  /// Queues entry e of local row r where `have` (the lane's slot does not matter to such a
+  /// consumer); offers the newest 32 once 32 are queued. Every lane of the warp calls.
+  __device__ void push(Select& select, bool have, int /*slot*/, int r, Entry e) {
     unsigned const ballot = __ballot_sync(kFullWarp, have);
     if (have) {
       int const at = queued_ + __popc(ballot & ((1u << lane_) - 1));
