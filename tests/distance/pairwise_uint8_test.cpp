@@ -1,6 +1,7 @@
 // uint8 cdist / pdist of squared L2, euclidean and inner product. On a GPU with int8 tensor cores,
-// rows of whole 32-bit words run the tensor-core contraction (packed_u8_mma_store.cu); other rows,
-// and older GPUs, the SIMT engine. Both are exact integer arithmetic, so the tests ask for the
+// rows of whole 32-bit words run the tensor-core contraction (packed_u8_mma_store.cu: full outputs
+// of rows of whole 16-byte chunks up to 256 bytes stored from the MMA's registers, the rest through
+// the SIMT engine's store); other rows, and older GPUs, the SIMT engine. Both are exact integer arithmetic, so the tests ask for the
 // same bits from both (the same rows read one byte off a word boundary take the SIMT path) and
 // for the float64 reference's values, on ragged shapes around the 128 x 128 tile, the 32-byte MMA
 // step and the 128-byte slab, in full and condensed layouts and in output windows. Built once per
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 
+#include "common/padded_output.hpp"
 #include "common/reduced.hpp"
 #include "distance/byte_rows.hpp"
 #include "reference/pairwise_ref.hpp"
@@ -55,21 +57,25 @@ TEST(PairwiseUint8, WordRowsGiveTheSimtBitsAndTheReferenceValues) {
 
 // Enough row tiles that each GPU block walks several column tiles (about 8 blocks per SM are
 // launched: 33 row tiles x 70 column tiles gives runs of 3), pipelining the next y tile while it
-// stores the current one; the last run of a row is short, and condensed rows start mid-run.
+// stores the current one; the last run of a row is short, and condensed rows start mid-run. Rows of
+// 36 bytes (words) and of 48 (16-byte chunks: the full layout stored from the MMA's registers).
 TEST(PairwiseUint8, BlocksWalkingRunsOfTilesGiveTheSimtBits) {
   CUDIST_REQUIRE_BACKEND();
   if (!test::backend_device().is_cuda()) GTEST_SKIP() << "the GPU's tile runs";
-  Shape const s{4205, 8903, 36};
-  for (Metric metric : kMetrics) {
-    SCOPED_TRACE(label(metric, s));
-    TestMatrix const x = data(s.m, s, metric, 51), y = data(s.n, s, metric, 52);
-    Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
-    Array xu, yu;
-    ConstMatrixView const xs = unaligned(x, xu), ys = unaligned(y, yu);
-    Resources const res = test::backend_resources();
-    EXPECT_TRUE(test::identical(cdist(res, xb, yb, metric), cdist(res, xs, ys, metric)));
-    if (metric != Metric::kInnerProduct) {
-      EXPECT_TRUE(test::identical(pdist(res, xb, metric), pdist(res, xs, metric)));
+  test::CombinationSampler sample(2);
+  for (Shape const s : {Shape{4205, 8903, 36}, Shape{4205, 8903, 48}}) {
+    for (Metric metric : kMetrics) {
+      if (!sample.keep()) continue;
+      SCOPED_TRACE(label(metric, s));
+      TestMatrix const x = data(s.m, s, metric, 51), y = data(s.n, s, metric, 52);
+      Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+      Array xu, yu;
+      ConstMatrixView const xs = unaligned(x, xu), ys = unaligned(y, yu);
+      Resources const res = test::backend_resources();
+      EXPECT_TRUE(test::identical(cdist(res, xb, yb, metric), cdist(res, xs, ys, metric)));
+      if (metric != Metric::kInnerProduct) {
+        EXPECT_TRUE(test::identical(pdist(res, xb, metric), pdist(res, xs, metric)));
+      }
     }
   }
 }
@@ -93,17 +99,41 @@ TEST(PairwiseUint8, SelfDistancesAndCondensedOutput) {
 
 TEST(PairwiseUint8, OutputWindowsEqualTheWholeCall) {
   CUDIST_REQUIRE_BACKEND();
-  Shape const s{300, 141, 132};
-  TestMatrix const x = data(s.m, s, Metric::kEuclidean, 41), y = data(s.n, s, Metric::kEuclidean, 42);
-  Resources windows = test::backend_resources();
-  windows.memory_budget = static_cast<std::uint64_t>(40 * s.n * 4);  // windows of about 20 rows
-  for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean}) {
-    Array whole = Array::allocate(s.m, s.n, DType::kFloat32, Device::cpu());
-    Array streamed = Array::allocate(s.m, s.n, DType::kFloat32, Device::cpu());
-    cdist(test::backend_resources(), x.array, y.array, whole.view(), metric);
-    cdist(windows, x.array, y.array, streamed.view(), metric);
-    EXPECT_TRUE(test::identical(streamed, whole)) << metric_name(metric);
-    EXPECT_TRUE(test::matches(whole, reference::cdist(x.values, y.values, metric), kRounded));
+  for (Shape const s : {Shape{300, 141, 132}, Shape{300, 141, 128}}) {
+    TestMatrix const x = data(s.m, s, Metric::kEuclidean, 41), y = data(s.n, s, Metric::kEuclidean, 42);
+    Resources windows = test::backend_resources();
+    windows.memory_budget = static_cast<std::uint64_t>(40 * s.n * 4);  // windows of about 20 rows
+    for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean}) {
+      SCOPED_TRACE(label(metric, s));
+      Array whole = Array::allocate(s.m, s.n, DType::kFloat32, Device::cpu());
+      Array streamed = Array::allocate(s.m, s.n, DType::kFloat32, Device::cpu());
+      cdist(test::backend_resources(), x.array, y.array, whole.view(), metric);
+      cdist(windows, x.array, y.array, streamed.view(), metric);
+      EXPECT_TRUE(test::identical(streamed, whole));
+      EXPECT_TRUE(test::matches(whole, reference::cdist(x.values, y.values, metric), kRounded));
+    }
+  }
+}
+
+// An output view whose rows are not 16-byte aligned (stride n + 1) takes every tile's per-entry
+// stores, and the padding between rows stays as it was; n = 256 and 250 (whole and ragged tiles).
+TEST(PairwiseUint8, IntoAnOutputViewWithAStride) {
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  for (std::int64_t const n : {256, 250}) {
+    Shape const s{131, n, 128};
+    std::int64_t const stride = n + 1;
+    for (Metric metric : kMetrics) {
+      SCOPED_TRACE(label(metric, s));
+      TestMatrix const x = data(s.m, s, metric, 61), y = data(s.n, s, metric, 62);
+      Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+      test::PaddedOutput out(s.m, n, stride);
+      cdist(res, xb, yb, out.view(), metric);
+      Array got;
+      ASSERT_TRUE(out.read(got));
+      EXPECT_TRUE(test::identical(got, test::to_host(cdist(res, xb, yb, metric))));
+      EXPECT_TRUE(test::matches(got, reference::cdist(x.values, y.values, metric), kRounded));
+    }
   }
 }
 

@@ -14,6 +14,7 @@
 #include "common/backend.hpp"
 #include "common/data.hpp"
 #include "common/expect_error.hpp"
+#include "common/padded_output.hpp"
 #include "cudist/distance/pairwise.hpp"
 #include "distance/detail/tf32_bound.hpp"
 #if CUDIST_WITH_CUDA
@@ -187,29 +188,16 @@ TEST(Tf32, IntoAnOutputViewWithAStride) {
   // (a column count that is a multiple of four and one that is not: 16-byte and 4-byte passes).
   CUDIST_REQUIRE_BACKEND();
   Resources const res = test::backend_resources();
-  constexpr float kPadding = -7.0f;
   for (std::int64_t const n : {232, 230}) {
     std::int64_t const m = 40, d = 24, stride = n + 5;
     test::TestMatrix x = rows_of(m, d, 4, m), y = rows_of(n, d, 5, n);
     Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
     for (Metric metric : {Metric::kSqEuclidean, Metric::kCosine}) {
       SCOPED_TRACE(std::string(metric_name(metric)) + ", n = " + std::to_string(n));
-      Array host = Array::allocate(m, stride, DType::kFloat32, Device::cpu());
-      for (std::int64_t t = 0; t < m * stride; ++t) host.data_as<float>()[t] = kPadding;
-      Array out = test::to_backend(host);
-      cdist(res, xb, yb, MatrixView(out.data(), m, n, stride, DType::kFloat32, out.memory()), metric, tf32());
-      Array const back = test::to_host(out.view());
-      Array got = Array::allocate(m, n, DType::kFloat32, Device::cpu());
-      for (std::int64_t i = 0; i < m; ++i) {
-        for (std::int64_t j = 0; j < stride; ++j) {
-          float const v = back.data_as<float>()[i * stride + j];
-          if (j < n) {
-            got.data_as<float>()[i * n + j] = v;
-          } else {
-            ASSERT_EQ(v, kPadding) << "padding (" << i << ", " << j << ") written";
-          }
-        }
-      }
+      test::PaddedOutput out(m, n, stride);
+      cdist(res, xb, yb, out.view(), metric, tf32());
+      Array got;
+      ASSERT_TRUE(out.read(got));
       compare(got, test::to_host(cdist(res, xb, yb, metric).view()), x.array, y.array, metric);
     }
   }

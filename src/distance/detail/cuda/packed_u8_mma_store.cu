@@ -1,7 +1,9 @@
 // uint8 and int8 cdist / pdist of squared L2, euclidean and inner product on the int8 tensor
-// cores: the contraction of packed_u8_mma_tile.cuh (the dot products of a 128 x 128 tile through
-// mma.sync, u8 or s8, handed over in the engine's 8 x 8-per-thread layout) followed by the SIMT
-// engine's own store consumer (store_tile: full or condensed, windows, the exact zero diagonal).
+// cores (mma.sync, u8 or s8). Two kernels: the full layout of rows of whole 16-byte chunks up to
+// 256 bytes stores each pair from the MMA's registers (packed_u8_mma_full_store.cuh); the rest
+// (condensed, other rows, deeper rows) goes through the contraction of packed_u8_mma_tile.cuh,
+// which hands its tile over in the engine's 8 x 8-per-thread layout to the SIMT engine's own store
+// consumer (store_tile: full or condensed, windows, the exact zero diagonal).
 //
 // The values equal the SIMT engine's bit for bit: x.y is exact in int32 (255^2 d < 2^31 for the
 // d the integer path takes; int8 products are smaller), |x|^2 + |y|^2 - 2 x.y is then the exact
@@ -15,6 +17,7 @@
 
 #include "core/cuda/check.hpp"
 #include "core/cuda/device_features.hpp"
+#include "distance/detail/cuda/packed_u8_mma_full_store.cuh"
 #include "distance/detail/cuda/packed_u8_mma_tile.cuh"
 #include "distance/detail/cuda/packed_u8_rows.hpp"
 #include "distance/detail/cuda/pairwise_launch.cuh"
@@ -36,6 +39,7 @@ enum class ByteFinish { kSquares, kRoot, kDot };
 template <ByteFinish kFinish>
 struct ByteIntegerFinishOp : ops::OpBase<std::uint32_t, float> {
   using Acc = std::uint32_t;  // the sum of squared differences, or the dot product
+  static constexpr bool kNeedsRowSquares = kFinish != ByteFinish::kDot;
   CUDIST_HD float finish(Acc acc, std::int64_t i, std::int64_t j) const {
     auto const v = static_cast<std::int32_t>(acc);
     if constexpr (kFinish == ByteFinish::kDot) {
@@ -115,36 +119,61 @@ __global__ void __launch_bounds__(PackedByteMmaStoreKernel<kSigned, kFinish>::kT
   Kernel{}(p, *reinterpret_cast<typename Kernel::SharedStorage*>(smem));
 }
 
+/// Runs of column tiles for a grid of store_grid's shape: about eight blocks per SM in all, so
+/// that the runs are long enough to pipeline and the last wave is short. Sets grid.x to the runs.
+std::int64_t tiles_per_run(dim3& grid) {
+  std::int64_t const col_tiles = grid.x;
+  std::int64_t const wanted_runs = (8 * multiprocessors() + grid.y - 1) / grid.y;
+  std::int64_t const tiles = (col_tiles + wanted_runs - 1) / std::max<std::int64_t>(1, std::min(wanted_runs, col_tiles));
+  grid.x = static_cast<unsigned>((col_tiles + tiles - 1) / tiles);
+  return tiles;
+}
+
+/// Whether the full-layout kernel takes the problem: its copies move whole 16-byte chunks of
+/// 16-byte-aligned rows, and three tiles of its deepest rows leave two blocks an SM.
+template <class Kernel>
+bool direct_store_fits(PairwiseProblem const& pr) {
+  auto const chunked = [](ConstMatrixView const& v) { return rows_allow_vectors(v.data, v.stride, 16, 1); };
+  return pr.layout == OutputLayout::kFull && pr.x.cols % 16 == 0 && pr.x.cols <= Kernel::kMaxDepth &&
+         chunked(pr.x) && chunked(pr.y);
+}
+
 template <bool kSigned, ByteFinish kFinish>
 bool packed_byte_mma(PairwiseProblem const& pr, cudaStream_t stream) {
+  using Op = ByteIntegerFinishOp<kFinish>;
+  using Direct = PackedByteMmaFullStoreKernel<kSigned, Op>;
   using Kernel = PackedByteMmaStoreKernel<kSigned, kFinish>;
-  auto const kernel = packed_byte_mma_store_kernel<kSigned, kFinish>;
-  if (!kernel_image_has_sm80(reinterpret_cast<void const*>(kernel))) return false;
+  bool const direct = direct_store_fits<Direct>(pr);
+  auto const launched = direct ? reinterpret_cast<void const*>(packed_byte_mma_full_store_kernel<kSigned, Op>)
+                               : reinterpret_cast<void const*>(packed_byte_mma_store_kernel<kSigned, kFinish>);
+  if (!kernel_image_has_sm80(launched)) return false;
 
   PairwiseProblem words = pr;
   words.x = as_words(pr.x);
   words.y = as_words(pr.y);
-  typename Kernel::Op const op;
   typename Kernel::Params p{};
-  p.store = store_params<typename Kernel::Store, std::uint32_t>(words, op);
-  p.tile = Kernel::Engine::part_of(p.store);
+  p.store = store_params<typename Kernel::Store, std::uint32_t>(words, Op{});
   std::vector<Array> keep;  // stream-ordered: freed after the kernel has read them
-  if constexpr (kFinish != ByteFinish::kDot) {
+  if constexpr (Op::kNeedsRowSquares) {
     auto const [x_sq, y_sq] = row_squares(words.x, words.y, kSigned, keep, stream);
     p.x_sq = static_cast<std::uint32_t const*>(x_sq);
     p.y_sq = static_cast<std::uint32_t const*>(y_sq);
   }
-  // Runs of column tiles: about eight blocks per SM in all (two resident), so that the runs are
-  // long enough to pipeline and the last wave is short.
   dim3 grid = store_grid(pr, Kernel::kTile);
-  std::int64_t const col_tiles = grid.x;
-  std::int64_t const wanted_runs = (8 * multiprocessors() + grid.y - 1) / grid.y;
-  p.tiles_per_block = (col_tiles + wanted_runs - 1) / std::max<std::int64_t>(1, std::min(wanted_runs, col_tiles));
-  grid.x = static_cast<unsigned>((col_tiles + p.tiles_per_block - 1) / p.tiles_per_block);
-
-  constexpr std::size_t kSmem = sizeof(typename Kernel::SharedStorage);
-  CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmem)));
-  kernel<<<grid, Kernel::kThreads, kSmem, stream>>>(p);
+  p.tiles_per_block = tiles_per_run(grid);
+  if (direct) {
+    auto const kernel = packed_byte_mma_full_store_kernel<kSigned, Op>;
+    typename Direct::Params const q{p.store, p.x_sq, p.y_sq, p.tiles_per_block};
+    auto const smem = Direct::smem_bytes(static_cast<int>(pr.x.cols));
+    CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    kernel<<<grid, Direct::kThreads, smem, stream>>>(q);
+  } else {
+    auto const kernel = packed_byte_mma_store_kernel<kSigned, kFinish>;
+    p.tile = Kernel::Engine::part_of(p.store);
+    constexpr std::size_t kSmem = sizeof(typename Kernel::SharedStorage);
+    CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmem)));
+    kernel<<<grid, Kernel::kThreads, kSmem, stream>>>(p);
+  }
   CUDIST_CHECK_LAUNCH();
 #if defined(CUDIST_DEBUG_SYNC)
   CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));

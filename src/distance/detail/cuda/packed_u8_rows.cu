@@ -36,9 +36,9 @@ Array byte_squares(ConstMatrixView words, bool signed_bytes, void* stream) {
   auto const s = static_cast<cudaStream_t>(stream);
   Array sq = Array::allocate(words.rows, 1, DType::kInt32, Device::cuda(device), s);
   if (words.rows == 0) return sq;
-  constexpr int kThreads = ByteSquaresKernel::kThreads;
-  auto const blocks = static_cast<unsigned>((words.rows + kThreads - 1) / kThreads);
-  byte_squares_kernel<<<blocks, kThreads, 0, s>>>({static_cast<std::uint32_t const*>(words.data), words.rows,
+  constexpr int kRows = ByteSquaresKernel::kRowsPerBlock;
+  auto const blocks = static_cast<unsigned>((words.rows + kRows - 1) / kRows);
+  byte_squares_kernel<<<blocks, ByteSquaresKernel::kThreads, 0, s>>>({static_cast<std::uint32_t const*>(words.data), words.rows,
                                                    words.cols, words.stride,
                                                    static_cast<std::uint32_t*>(sq.data()), signed_bytes});
   CUDIST_CHECK_LAUNCH();

@@ -38,7 +38,7 @@
 #include "distance/detail/cuda/mma_sync.cuh"
 #include "distance/detail/ops.hpp"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
-#include "neighbors/detail/cuda/mma_column_tiles.cuh"
+#include "neighbors/detail/cuda/mma_search_tiles.cuh"
 #include "neighbors/detail/cuda/rounded_rows.hpp"
 #include "neighbors/detail/cuda/search_bounds.cuh"
 #include "neighbors/detail/cuda/warp_entries.cuh"
@@ -57,7 +57,7 @@ struct BoundedSearchKernel {
   using Entry = Traits::Entry;
   using Select = SelectT<float>;
   static constexpr int kThreads = 256;
-  using Tiles = MmaColumnTiles<kThreads>;
+  using Tiles = MmaSearchTiles<kThreads>;
   static constexpr int kTile = Tiles::kTile;
   static constexpr int kNTiles = Tiles::kNTiles;
   static constexpr int kPollTiles = 8;       // column tiles between interrupt polls

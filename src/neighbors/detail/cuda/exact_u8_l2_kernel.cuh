@@ -8,7 +8,7 @@
 // construction and its spills were what bounded K3 there (docs/tuning.md).
 //
 // Block: 8 warps on a 128-row tile of x (resident for the chunk) and the chunk's column tiles of
-// y, double-buffered with their rows' squares (mma_column_tiles.cuh). Warp w owns the 16 tile rows
+// y, double-buffered with their rows' squares (mma_search_tiles.cuh). Warp w owns the 16 tile rows
 // of the consumers' layout; each thread sees 2 rows ("slots") x 16 columns per half of a tile.
 // Keys are compared with `<=` the bar: a pair that ties the k-th key may still rank before it by
 // index, and the consumer's offer makes the exact (key, index) comparison.
@@ -22,7 +22,7 @@
 #include "core/cuda/interrupt_word.cuh"
 #include "distance/detail/cuda/mma_sync.cuh"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
-#include "neighbors/detail/cuda/mma_column_tiles.cuh"
+#include "neighbors/detail/cuda/mma_search_tiles.cuh"
 #include "neighbors/detail/cuda/warp_offer_queue.cuh"
 #include "neighbors/detail/cuda/work_grid.cuh"
 #include "neighbors/detail/keys.hpp"
@@ -38,7 +38,7 @@ struct ExactByteL2Kernel {
   // 55 KB of tiles for rows of 128 bytes: two blocks (16 warps) per SM hide each other's
   // barriers and offers where the consumer's buffers leave room.
   static constexpr int kMinBlocks = 2;
-  using Tiles = MmaColumnTiles<kThreads>;
+  using Tiles = MmaSearchTiles<kThreads>;
   static constexpr int kTile = Tiles::kTile;
   static constexpr int kNTiles = Tiles::kNTiles;
   static constexpr int kPollTiles = 8;  // column tiles between interrupt polls

@@ -1,8 +1,9 @@
-// What the tensor-core searches share (bounded_search_kernel.cuh on float16 rows, exact_u8_l2_kernel.cuh
-// on uint8 rows): a block keeps its 128-row tile of x in shared memory for its whole chunk and
-// streams the chunk's 128-column tiles of y (double-buffered); warp w contracts the 16 tile rows
-// of the fused consumers' layout (mma::mma_row_slot) against 64 columns at a time straight from
-// shared memory. Both MMAs (m16n8k16 float16, m16n8k32 uint8) take 32 bytes of each row per step
+// What the tensor-core kernels that use each pair where the MMA leaves it share (the searches
+// bounded_search_kernel.cuh on float16 rows and exact_u8_l2_kernel.cuh on byte rows, and the byte
+// rows' cdist store packed_u8_mma_full_store.cuh): a block keeps its 128-row tile of x in shared
+// memory for its whole run of columns and streams 128-column tiles of y (double-buffered); warp w
+// contracts 16 tile rows (the fused consumers' layout, mma::mma_row_slot, or rows 16 w .. 16 w + 15)
+// against 64 columns at a time straight from shared memory. Both MMAs (m16n8k16 float16, m16n8k32 uint8) take 32 bytes of each row per step
 // in the same fragment layout, so the tiles are bytes and one ldmatrix pattern serves both:
 // c[nt] holds rows g, g + 8 (g = lane / 4) and columns 64 h + 8 nt + 2 (lane % 4) + {0, 1}.
 #pragma once
@@ -10,14 +11,14 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/detail/host_device.hpp"
 #include "distance/detail/cuda/mma_sync.cuh"
-#include "neighbors/detail/cuda/work_grid.cuh"
 
-namespace cudist::neighbors::detail::cuda {
+namespace cudist::detail::cuda {
 
 template <int kThreads>
 struct MmaColumnTiles {
-  static constexpr int kTile = WorkGrid::kTileRows;
+  static constexpr int kTile = 128;
   static constexpr int kNTiles = kTile / 16;  // n8 MMA tiles across half of a warp's 128 columns
 
   /// Bytes a tile row's contraction reads: whole 32-byte steps.
@@ -48,8 +49,8 @@ struct MmaColumnTiles {
     int const rb = row_bytes(data_bytes);
     for (int r = first; r < kTile; r += step, src += step * stride) {
       bool const live = row0 + r < rows && q < data_chunks;
-      int const slot = x_order ? cudist::detail::cuda::mma::mma_row_slot(r) : r;
-      cudist::detail::cuda::mma::copy_async<16>(to + slot * rb, live ? src : base, live ? 16 : 0);
+      int const slot = x_order ? mma::mma_row_slot(r) : r;
+      mma::copy_async<16>(to + slot * rb, live ? src : base, live ? 16 : 0);
     }
   }
 
@@ -69,11 +70,11 @@ struct MmaColumnTiles {
       for (int e = 0; e < 4; ++e) c[nt][e] = Acc(0);
     for (int k = 0; k < step_bytes(data_bytes); k += 32) {
       unsigned a[4];
-      cudist::detail::cuda::mma::ldmatrix_x4(a, a_row + k);
+      mma::ldmatrix_x4(a, a_row + k);
 #pragma unroll
       for (int np = 0; np < kNTiles / 2; ++np) {
         unsigned b[4];
-        cudist::detail::cuda::mma::ldmatrix_x4(b, b_row + 16 * np * rb + k);
+        mma::ldmatrix_x4(b, b_row + 16 * np * rb + k);
         mma(c[2 * np], a, b[0], b[1]);
         mma(c[2 * np + 1], a, b[2], b[3]);
       }
@@ -84,24 +85,6 @@ struct MmaColumnTiles {
   __device__ static std::int64_t column(std::int64_t col0, int b, int q) {
     return col0 + 8 * (b / 2) + 2 * q + b % 2;
   }
-
-  /// Bit 16 h + 2 nt + j of slot s: (row s, column col0 + 64 h + 8 nt + 2 q + j) holds
-  /// (WorkItem::holds).
-  __device__ static void valid_masks(WorkItem const& w, std::int64_t col0, std::int64_t const (&row)[2], int q,
-                                     bool exclude_self, std::uint32_t (&valid)[2]) {
-    if (w.holds_whole_tile(col0, exclude_self)) {
-      valid[0] = valid[1] = ~0u;
-      return;
-    }
-#pragma unroll
-    for (int sl = 0; sl < 2; ++sl) {
-      valid[sl] = 0;
-#pragma unroll
-      for (int b = 0; b < 32; ++b) {
-        valid[sl] |= static_cast<std::uint32_t>(w.holds(row[sl], column(col0, b, q), exclude_self)) << b;
-      }
-    }
-  }
 };
 
-}  // namespace cudist::neighbors::detail::cuda
+}  // namespace cudist::detail::cuda

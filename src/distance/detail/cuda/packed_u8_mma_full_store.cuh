@@ -1,0 +1,168 @@
+// The full-layout store of byte rows' cdist (packed_u8_mma_store.cu) straight from the MMA's
+// accumulators: the contraction of mma_column_tiles.cuh (x's 128-row tile resident, y's column
+// tiles double-buffered with their rows' squares), and each lane finishes and stores the pairs
+// the MMA left in its registers. Lane (g, q) of warp w holds, per half-tile h and n8 tile nt, rows
+// 16 w + g and 16 w + g + 8 at the two consecutive columns 64 h + 8 nt + 2 q + {0, 1}: one 8-byte
+// streaming store per row and nt, whose 32 lanes write 8 rows x 32 bytes, whole sectors.
+//
+// Why not the engine's store: the contraction of packed_u8_mma_tile.cuh hands its tile to the
+// SIMT store's 8 x 8-per-thread layout through shared memory (four passes of 8 stores and 8 loads
+// a thread per tile), and ncu on D3u (H200 run 99) put a sixth of the stalls on that exchange; the
+// 64-entry register tile it fills spilled. Here a lane holds 32 accumulators at a time.
+//
+// Rows of whole 16-byte chunks up to kMaxDepth bytes (the contraction's copies); the condensed
+// layout, other rows and deeper ones keep packed_u8_mma_store.cu's kernel.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "core/cuda/interrupt_word.cuh"
+#include "distance/detail/cuda/mma_column_tiles.cuh"
+#include "distance/detail/cuda/mma_sync.cuh"
+#include "distance/detail/cuda/pairwise_kernel.cuh"
+
+namespace cudist::detail::cuda {
+
+/// Op: the finish of the exact integer (Op::finish(acc, i, j) -> float), with
+/// Op::kNeedsRowSquares where acc is |x|^2 + |y|^2 - 2 x.y rather than the dot product itself.
+template <bool kSigned, class Op>
+struct PackedByteMmaFullStoreKernel {
+  static constexpr int kThreads = 256;
+  using Tiles = MmaColumnTiles<kThreads>;
+  static constexpr int kTile = Tiles::kTile;
+  static constexpr int kNTiles = Tiles::kNTiles;
+  // Four 55 KB blocks (rows of 128 bytes) fit an SM; 64 registers a thread keeps them there.
+  static constexpr int kMinBlocks = 4;
+  static constexpr int kMaxDepth = 256;  // bytes: three tiles of 272-byte rows, two blocks an SM
+  static constexpr bool kSquares = Op::kNeedsRowSquares;
+  using Out = typename Op::Output;
+  static_assert(sizeof(Out) == 4, "two outputs per 8-byte store");
+  // The engine's parameters: the output window, layout and op; x and y as 32-bit words.
+  using StoreParams = typename PairwiseTileKernel<Op, std::uint32_t, PairwisePolicy<4, TileShape::kLarge>>::Params;
+
+  struct Params {
+    StoreParams store;
+    std::uint32_t const *x_sq, *y_sq;  // each row's sum of squares (kSquares)
+    std::int64_t tiles_per_block;      // column tiles a block walks (blockIdx.x: which run of them)
+  };
+
+  struct SharedStorage {
+    alignas(16) std::uint32_t y_sq[2][kTile];  // the squares of each y buffer's columns
+  };
+  static constexpr std::size_t kTilesOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
+
+  /// Dynamic shared memory for rows of `depth` bytes: SharedStorage, then x's tile and y's two.
+  static std::size_t smem_bytes(int depth) { return kTilesOffset + Tiles::block_bytes(Tiles::row_bytes(depth)); }
+
+  /// Column tile col0 of y, and its rows' squares, into one buffer.
+  __device__ static void load_columns(Params const& p, unsigned char const* y, std::int64_t ldy, int depth,
+                                      std::int64_t col0, unsigned char* ys, std::uint32_t* y_sq, int tid) {
+    std::int64_t const n = p.store.n;
+    Tiles::load(y, ldy, n, depth, col0, ys, false, tid);
+    if (kSquares && tid < kTile) {
+      bool const live = col0 + tid < n;
+      mma::copy_async<4>(static_cast<unsigned>(__cvta_generic_to_shared(y_sq + tid)), live ? p.y_sq + col0 + tid : p.y_sq,
+                         live ? 4 : 0);
+    }
+  }
+
+  /// The finished output of a pair from its dot product.
+  __device__ static Out finish(StoreParams const& o, int dot, std::uint32_t x_sq, std::uint32_t y_sq) {
+    auto const acc = kSquares ? x_sq + y_sq - 2u * static_cast<std::uint32_t>(dot) : static_cast<std::uint32_t>(dot);
+    return o.op.finish(acc, 0, 0);  // the byte ops' finish reads no per-row or per-column data
+  }
+
+  /// One half-tile's pairs into the output. kInterior: the tile lies inside the window and off
+  /// the diagonal the window zeroes, and the rows allow 8-byte stores: no per-pair test.
+  template <bool kInterior>
+  __device__ static void store_half(StoreParams const& o, int const (&c)[kNTiles][4], std::int64_t const (&row)[2],
+                                    Out* const (&row_out)[2], std::uint32_t const (&x_sq)[2],
+                                    std::uint32_t const* y_sq, std::int64_t col, int q) {
+#pragma unroll
+    for (int nt = 0; nt < kNTiles; ++nt) {
+      uint2 const ys = kSquares ? *reinterpret_cast<uint2 const*>(y_sq + 8 * nt + 2 * q) : make_uint2(0, 0);
+      std::int64_t const c0 = col + 8 * nt + 2 * q;
+#pragma unroll
+      for (int sl = 0; sl < 2; ++sl) {
+        Out const v[2] = {finish(o, c[nt][2 * sl], x_sq[sl], ys.x), finish(o, c[nt][2 * sl + 1], x_sq[sl], ys.y)};
+        if constexpr (kInterior) {
+          __stcs(reinterpret_cast<float2*>(row_out[sl] + c0), make_float2(v[0], v[1]));
+        } else if (row[sl] < o.row_end) {
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            Out w = v[e];
+            if (o.zero_diagonal && row[sl] == c0 + e && isfinite(w)) w = Out(0);
+            if (c0 + e < o.n) row_out[sl][c0 + e] = w;
+          }
+        }
+      }
+    }
+  }
+
+  __device__ void operator()(Params const& p, SharedStorage& s, unsigned char* tiles) const {
+    StoreParams const& o = p.store;
+    std::int64_t const row0 = o.row_begin + static_cast<std::int64_t>(blockIdx.y) * kTile;
+    std::int64_t const first = static_cast<std::int64_t>(blockIdx.x) * p.tiles_per_block;
+    std::int64_t const last = min(first + p.tiles_per_block, (o.n + kTile - 1) / kTile);
+    if (first >= last) return;
+    if (block_interrupted(o.interrupt)) return;  // the host throws after the launch
+    int const tid = static_cast<int>(threadIdx.x), warp = tid / 32, lane = tid % 32, q = lane % 4;
+    int const depth = static_cast<int>(4 * o.d);
+    auto const* const x = reinterpret_cast<unsigned char const*>(o.x);
+    auto const* const y = reinterpret_cast<unsigned char const*>(o.y);
+    std::size_t const tile_bytes = static_cast<std::size_t>(kTile) * Tiles::row_bytes(depth);
+    unsigned char* const xs = tiles;
+    unsigned char* const ys[2] = {tiles + tile_bytes, tiles + 2 * tile_bytes};
+
+    // The lane's rows (slots 0, 1), their outputs (a row past the window keeps the last one's
+    // address, never stored through) and their squares.
+    std::int64_t const row[2] = {row0 + 16 * warp + lane / 4, row0 + 16 * warp + lane / 4 + 8};
+    Out* row_out[2];
+    std::uint32_t x_sq[2] = {0, 0};
+#pragma unroll
+    for (int sl = 0; sl < 2; ++sl) {
+      row_out[sl] = o.out + (min(row[sl], o.row_end - 1) - o.row_begin) * o.ldo;
+      if (kSquares && row[sl] < o.row_end) x_sq[sl] = p.x_sq[row[sl]];
+    }
+
+    Tiles::load(x, 4 * o.ldx, o.row_end, depth, row0, xs, false, tid);
+    load_columns(p, y, 4 * o.ldy, depth, first * kTile, ys[0], s.y_sq[0], tid);
+    for (std::int64_t t = first; t < last; ++t) {
+      int const buf = static_cast<int>((t - first) % 2);
+      std::int64_t const col0 = t * kTile;
+      mma::wait_async_copies();
+      __syncthreads();  // this tile is in; every warp is done with the other buffer
+      if (t + 1 < last) load_columns(p, y, 4 * o.ldy, depth, col0 + kTile, ys[buf ^ 1], s.y_sq[buf ^ 1], tid);
+      bool const crosses_diagonal = row0 < col0 + kTile && col0 < row0 + kTile;
+      bool const interior = row0 + kTile <= o.row_end && col0 + kTile <= o.n && o.out_vec &&
+                            !(o.zero_diagonal && crosses_diagonal);
+#pragma unroll 1
+      for (int half = 0; half < 2; ++half) {
+        int c[kNTiles][4];
+        Tiles::contract(xs, ys[buf], depth, warp, lane, half, c, mma::MmaBytes<kSigned>{});
+        std::uint32_t const* y_sq = s.y_sq[buf] + 64 * half;
+        std::int64_t const col = col0 + 64 * half;
+        if (interior) {
+          store_half<true>(o, c, row, row_out, x_sq, y_sq, col, q);
+        } else {
+          store_half<false>(o, c, row, row_out, x_sq, y_sq, col, q);
+        }
+      }
+    }
+  }
+};
+
+template <bool kSigned, class Op>
+__global__ void __launch_bounds__(PackedByteMmaFullStoreKernel<kSigned, Op>::kThreads,
+                                  PackedByteMmaFullStoreKernel<kSigned, Op>::kMinBlocks)
+    packed_byte_mma_full_store_kernel(typename PackedByteMmaFullStoreKernel<kSigned, Op>::Params const p) {
+  using Kernel = PackedByteMmaFullStoreKernel<kSigned, Op>;
+  extern __shared__ __align__(128) unsigned char smem[];
+  Kernel{}(p, *reinterpret_cast<typename Kernel::SharedStorage*>(smem), smem + Kernel::kTilesOffset);
+}
+
+}  // namespace cudist::detail::cuda
