@@ -31,12 +31,23 @@ struct MmaColumnTiles {
   /// A block's three tiles (x, and y double-buffered) of rows of `row_bytes`, in shared memory.
   static CUDIST_HD std::size_t block_bytes(int row_bytes) { return 3 * static_cast<std::size_t>(kTile) * row_bytes; }
 
+  /// Where a tile's row r (0..127) goes among its shared rows: in order (y's columns, and x's
+  /// rows where warp w owns rows 16 w .. 16 w + 15), or in the fused consumers' row order
+  /// (mma::mma_row_slot); a kernel may order its columns as its epilogue wants them.
+  struct InOrder {
+    __device__ int operator()(int r) const { return r; }
+  };
+  struct ConsumerRows {
+    __device__ int operator()(int r) const { return mma::mma_row_slot(r); }
+  };
+
   /// Rows row0.. (data_bytes each, a multiple of 16, stride bytes apart, 16-byte aligned) into a
-  /// tile (x: in the consumers' row order; y: in column order), zero past row `rows` and past
-  /// the data up to the last step's end. A warp copies 32 / lanes rows at a time, lanes = the
-  /// power of two at or above the row's 16-byte chunks; the addresses advance by a constant.
+  /// tile, row r at shared row slot(r), zero past row `rows` and past the data up to the last
+  /// step's end. A warp copies 32 / lanes rows at a time, lanes = the power of two at or above the
+  /// row's 16-byte chunks; the addresses advance by a constant.
+  template <class Slot>
   __device__ static void load(unsigned char const* base, std::int64_t stride, std::int64_t rows, int data_bytes,
-                              std::int64_t row0, unsigned char* dst, bool x_order, int tid) {
+                              std::int64_t row0, unsigned char* dst, Slot slot, int tid) {
     int const chunks = step_bytes(data_bytes) / 16, data_chunks = data_bytes / 16;
     int shift = 0;
     while ((1 << shift) < chunks) ++shift;
@@ -49,8 +60,7 @@ struct MmaColumnTiles {
     int const rb = row_bytes(data_bytes);
     for (int r = first; r < kTile; r += step, src += step * stride) {
       bool const live = row0 + r < rows && q < data_chunks;
-      int const slot = x_order ? mma::mma_row_slot(r) : r;
-      mma::copy_async<16>(to + slot * rb, live ? src : base, live ? 16 : 0);
+      mma::copy_async<16>(to + slot(r) * rb, live ? src : base, live ? 16 : 0);
     }
   }
 

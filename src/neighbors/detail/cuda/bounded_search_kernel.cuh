@@ -110,10 +110,11 @@ struct BoundedSearchKernel {
     return kDynamicOffset + Tiles::block_bytes(row_bytes(depth)) + Select::dynamic_smem_bytes(s);
   }
 
-  /// Rows row0.. of a rounded copy (dense float16 rows) into a tile.
+  /// Rows row0.. of a rounded copy (dense float16 rows) into a tile, in Slot's order.
+  template <class Slot>
   __device__ static void load_tile(std::uint16_t const* base, std::int64_t rows, int depth, std::int64_t row0,
-                                   unsigned char* dst, bool x_order, int tid) {
-    Tiles::load(reinterpret_cast<unsigned char const*>(base), 2 * depth, rows, 2 * depth, row0, dst, x_order, tid);
+                                   unsigned char* dst, Slot slot, int tid) {
+    Tiles::load(reinterpret_cast<unsigned char const*>(base), 2 * depth, rows, 2 * depth, row0, dst, slot, tid);
   }
 
   __device__ void operator()(Params const& p, SharedStorage& s, char* dynamic, std::int64_t block, int tid) const {
@@ -137,8 +138,8 @@ struct BoundedSearchKernel {
     float seed_bar[2] = {kInf, kInf};  // upper bounds of the rows' k-th exact keys, once seeded
 
     if (w.col_begin < w.col_end) {
-      load_tile(p.x.values, w.tile.row_end, depth, w.tile.row0, xs, true, tid);
-      load_tile(p.y.values, w.tile.y_end, depth, w.col_begin, ys[0], false, tid);
+      load_tile(p.x.values, w.tile.row_end, depth, w.tile.row0, xs, typename Tiles::ConsumerRows{}, tid);
+      load_tile(p.y.values, w.tile.y_end, depth, w.col_begin, ys[0], typename Tiles::InOrder{}, tid);
     }
     int pending = 0;  // candidates in the warp's list (warp-uniform)
     int phase = 0;    // which copy of the published counts: flips at every publication
@@ -151,7 +152,7 @@ struct BoundedSearchKernel {
         if (lane == 0) s.pending_count[phase][warp] = pending;
       }
       __syncthreads();  // this tile is in; every warp is done with the other buffer; counts published
-      if (col0 + kTile < w.col_end) load_tile(p.y.values, w.tile.y_end, depth, col0 + kTile, ys[buf ^ 1], false, tid);
+      if (col0 + kTile < w.col_end) load_tile(p.y.values, w.tile.y_end, depth, col0 + kTile, ys[buf ^ 1], typename Tiles::InOrder{}, tid);
       if constexpr (kBlockRounds) {  // half a block's worth makes a round
         if (block_pending(s.pending_count[phase]) >= kThreads / 2) block_round(p, select, w, local, s, phase, pending);
       }

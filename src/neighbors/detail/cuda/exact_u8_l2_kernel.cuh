@@ -80,7 +80,7 @@ struct ExactByteL2Kernel {
   /// Column tile col0 of y and its rows' squares into buffer `buf`.
   __device__ static void load_columns(Params const& p, WorkItem const& w, std::int64_t col0, unsigned char* ys,
                                       std::uint32_t* y_sq, int tid) {
-    Tiles::load(p.y, p.ldy, w.tile.y_end, p.depth, col0, ys, false, tid);
+    Tiles::load(p.y, p.ldy, w.tile.y_end, p.depth, col0, ys, typename Tiles::InOrder{}, tid);
     if (tid < kTile) {
       bool const live = col0 + tid < w.tile.y_end;
       cudist::detail::cuda::mma::copy_async<4>(static_cast<unsigned>(__cvta_generic_to_shared(y_sq + tid)),
@@ -109,7 +109,7 @@ struct ExactByteL2Kernel {
                                    row[1] < w.tile.row_end ? p.x_sq[row[1]] : 0u};
 
     if (w.col_begin < w.col_end) {
-      Tiles::load(p.x, p.ldx, w.tile.row_end, p.depth, w.tile.row0, xs, true, tid);
+      Tiles::load(p.x, p.ldx, w.tile.row_end, p.depth, w.tile.row0, xs, typename Tiles::ConsumerRows{}, tid);
       load_columns(p, w, w.col_begin, ys[0], s.y_sq[0], tid);
     }
     int tiles_done = 0;
