@@ -17,11 +17,14 @@
 namespace cudist::bench {
 namespace {
 
-// The width the CPU backend's micro-kernel computes in: on a CPU with AVX-512 one zmm, which
-// issues about twice the lane-FMAs of a ymm (measured on the 2-core dev box: 130.8 against 70.7
-// G/s per core), so a floor at the AVX2 rate would be half too slow.
+// The width the CPU backend's micro-kernel computes in (zmm, ymm, or 16 bytes in a portable
+// build): on a CPU with AVX-512 a zmm issues about twice the lane-FMAs of a ymm (measured on the
+// 2-core dev box: 130.8 against 70.7 G/s per core), so a floor at the AVX2 rate would be half too
+// slow.
 using Lanes = cudist::detail::cpu::LanesOf<float>::type;
-constexpr char const* kLaneName = cudist::detail::cpu::kVectorBytes == 64 ? "AVX-512" : "AVX2";
+constexpr char const* kLaneName = cudist::detail::cpu::kVectorBytes == 64   ? "AVX-512"
+                                  : cudist::detail::cpu::kVectorBytes == 32 ? "AVX2"
+                                                                            : "16-byte";
 
 /// FP32 multiply-add lane operations per second over all OpenMP threads.
 double cpu_fma_rate() {

@@ -11,12 +11,18 @@
 
 namespace cudist::detail::cpu {
 
+// The SIMD register the build targets: zmm, ymm, or 16 bytes (SSE2 in a portable x86-64 build
+// such as the wheels', NEON elsewhere). A GCC vector wider than the target's registers is emulated
+// through memory: at 32 bytes in an SSE2 build the micro-kernel took ~230 cycles a step, not ~7.
 #if defined(__AVX512F__)
-constexpr int kMR = 8;   // 8 x 16-float accumulators: 8 zmm registers, 8 independent FMA chains
-constexpr int kVectorBytes = 64;  // one zmm
+constexpr int kVectorBytes = 64;
+constexpr int kVectorRegisters = 32;
+#elif defined(__AVX__)
+constexpr int kVectorBytes = 32;
+constexpr int kVectorRegisters = 16;
 #else
-constexpr int kMR = 4;   // 4 x 16-float accumulators: 8 ymm registers
-constexpr int kVectorBytes = 32;  // one ymm
+constexpr int kVectorBytes = 16;
+constexpr int kVectorRegisters = 16;
 #endif
 constexpr int kNR = 16;
 
@@ -29,6 +35,36 @@ struct LanesOf {
 };
 template <class C>
 constexpr int kLanes = kVectorBytes / static_cast<int>(sizeof(C));
+
+/// Rows of x per micro-kernel call: the accumulators of kMR rows of kNR columns (kMR independent
+/// chains per column vector), the panel's row and a broadcast must fit the registers, else they
+/// spill (doubles in AVX2 at 4 rows: ~20 cycles a step against ~8 at 2, on an AVX2 EPYC). The
+/// largest power of two up to 8 that fits: 8 in AVX-512, 4 (float) or 2 (double) in AVX2.
+template <class C>
+constexpr int kMR = [] {
+  constexpr int chunks = kNR / kLanes<C>;
+  int rows = 8;
+  while (rows > 1 && rows * chunks + chunks + 2 > kVectorRegisters) rows /= 2;
+  return rows;
+}();
+
+/// The kLanes<C> values at p (any alignment) as one register. One vector-sized copy per register:
+/// a copy of a whole row of kNR went through the stack in 16-byte halves, and every 32-byte load
+/// of it then missed store-to-load forwarding (perf, C1 on an AVX2 EPYC: half the loop's cycles).
+/// kPinned: the value is held in a register (an empty asm that may change it), where GCC would
+/// fold the load into each row's operation and load it kMR times: then the loads, two a cycle on
+/// AMD Zen, bound the loop instead of the FMAs (C1's micro-kernel ~10.5 -> ~6.5 cycles a step on
+/// an AVX2 EPYC). Only where the accumulators leave registers for it: a pinned value that does not
+/// fit is spilled, which is worse than the folded loads.
+template <bool kPinned, class C>
+inline typename LanesOf<C>::type load_lanes(C const* p) {
+  typename LanesOf<C>::type v;
+  __builtin_memcpy(&v, p, sizeof v);
+#if defined(__x86_64__) || defined(__i386__)
+  if constexpr (kPinned) asm("" : "+x"(v));
+#endif
+  return v;
+}
 
 /// kLanes int32 lanes: the ks that lane-wise witness ops keep next to their values.
 template <int kCount>
@@ -49,15 +85,16 @@ constexpr bool kSimdStep<ops::XorPopcountOp<std::uint32_t, Out>> = true;
 /// own). Lane-wise ops that take the index (witness ops, Acc = {value, k}) keep a vector of values
 /// and a vector of the ks that produced them.
 template <class Op, class Elem, class C, class Acc>
-void micro_kernel(Op const& op, Elem const* const (&xr)[kMR], C const* panel, std::int64_t d,
-                  C const* w, Acc (&acc)[kMR][kNR]) {
+void micro_kernel(Op const& op, Elem const* const (&xr)[kMR<C>], C const* panel, std::int64_t d,
+                  C const* w, Acc (&acc)[kMR<C>][kNR]) {
+  constexpr int kRows = kMR<C>;
   using Lanes = typename LanesOf<C>::type;
   constexpr int kChunks = kNR / kLanes<C>;
   if constexpr (kSimdStep<Op> && Op::kTakesIndex) {
     using Index = typename IndexLanesOf<kLanes<C>>::type;
-    Lanes v[kMR][kChunks];
-    Index ks[kMR][kChunks];
-    for (int r = 0; r < kMR; ++r) {
+    Lanes v[kRows][kChunks];
+    Index ks[kRows][kChunks];
+    for (int r = 0; r < kRows; ++r) {
       for (int q = 0; q < kChunks; ++q) {
         v[r][q] = Lanes{} + Op::init().value;
         ks[r][q] = Index{} + Op::init().k;
@@ -65,37 +102,39 @@ void micro_kernel(Op const& op, Elem const* const (&xr)[kMR], C const* panel, st
     }
     for (std::int64_t k = 0; k < d; ++k) {
       Lanes b[kChunks];
-      __builtin_memcpy(b, panel + k * kNR, sizeof b);
+      for (int q = 0; q < kChunks; ++q) b[q] = load_lanes<false>(panel + k * kNR + q * kLanes<C>);
       Index const kv = Index{} + static_cast<std::int32_t>(k);
-      for (int r = 0; r < kMR; ++r) {
+      for (int r = 0; r < kRows; ++r) {
         Lanes const a = static_cast<C>(xr[r][k]) - Lanes{};
         for (int q = 0; q < kChunks; ++q) Op::step(v[r][q], ks[r][q], a, b[q], kv);
       }
     }
-    for (int r = 0; r < kMR; ++r)
+    for (int r = 0; r < kRows; ++r)
       for (int c = 0; c < kNR; ++c)
         acc[r][c] = Acc{v[r][c / kLanes<C>][c % kLanes<C>], ks[r][c / kLanes<C>][c % kLanes<C>]};
   } else if constexpr (kSimdStep<Op>) {
-    Lanes v[kMR][kChunks];
-    for (int r = 0; r < kMR; ++r)
+    // The accumulators, the panel's row, x's broadcast and a step's temporary.
+    constexpr bool kPinned = kRows * kChunks + kChunks + 2 <= kVectorRegisters;
+    Lanes v[kRows][kChunks];
+    for (int r = 0; r < kRows; ++r)
       for (int q = 0; q < kChunks; ++q) v[r][q] = Lanes{} + Op::init();
     for (std::int64_t k = 0; k < d; ++k) {
       Lanes b[kChunks];
-      __builtin_memcpy(b, panel + k * kNR, sizeof b);
-      for (int r = 0; r < kMR; ++r) {
+      for (int q = 0; q < kChunks; ++q) b[q] = load_lanes<kPinned>(panel + k * kNR + q * kLanes<C>);
+      for (int r = 0; r < kRows; ++r) {
         // x - 0 is x for every x (unlike x + 0 at -0), so this compiles to a plain broadcast.
         Lanes const a = static_cast<C>(xr[r][k]) - Lanes{};
         for (int q = 0; q < kChunks; ++q) Op::step(v[r][q], a, b[q]);
       }
     }
-    for (int r = 0; r < kMR; ++r)
+    for (int r = 0; r < kRows; ++r)
       for (int c = 0; c < kNR; ++c) acc[r][c] = v[r][c / kLanes<C>][c % kLanes<C>];
   } else {
-    for (int r = 0; r < kMR; ++r)
+    for (int r = 0; r < kRows; ++r)
       for (int c = 0; c < kNR; ++c) acc[r][c] = Op::init();
     for (std::int64_t k = 0; k < d; ++k) {
       C const* b = panel + k * kNR;
-      for (int r = 0; r < kMR; ++r) {
+      for (int r = 0; r < kRows; ++r) {
         C const a = static_cast<C>(xr[r][k]);
         for (int c = 0; c < kNR; ++c) ops::step_at(op, acc[r][c], a, b[c], w, k);
       }

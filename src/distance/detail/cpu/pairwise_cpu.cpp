@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "distance/detail/backend.hpp"
@@ -17,8 +18,8 @@
 namespace cudist::detail::cpu {
 namespace {
 
-/// Writes one finished value where the layout puts (i, j); i is a row of the whole result, out
-/// holds the window from row first_row on.
+/// Writes finished values where the layout puts them; i is a row of the whole result, out holds
+/// the window from row first_row on.
 template <class Out>
 struct Writer {
   Out* out;
@@ -28,16 +29,45 @@ struct Writer {
   OutputLayout layout;
   bool zero_diagonal;
 
-  void operator()(std::int64_t i, std::int64_t j, Out v) const {
+  /// Entries (i, j) .. (i, j + count - 1): consecutive in both layouts (the condensed row keeps
+  /// those right of the diagonal).
+  void row(std::int64_t i, std::int64_t j, int count, Out (&v)[kNR]) const {
+    int c = 0;
+    std::int64_t at = 0;  // of entry (i, j), which the condensed layout may not hold
     if (layout == OutputLayout::kCondensed) {
-      if (j <= i) return;
-      out[condensed_row_start(n, i) - condensed_row_start(n, first_row) + (j - i - 1)] = v;
+      c = static_cast<int>(std::clamp<std::int64_t>(i + 1 - j, 0, count));
+      at = condensed_row_start(n, i) - condensed_row_start(n, first_row) + (j - i - 1);
+    } else {
+      at = (i - first_row) * stride + j;
+      if (zero_diagonal && i >= j && i < j + count && std::isfinite(static_cast<double>(v[i - j]))) v[i - j] = Out(0);
+    }
+    if (c == 0 && count == kNR) {
+      std::memcpy(out + at, v, sizeof v);  // a fixed size: vector stores, not a call to memmove
       return;
     }
-    if (zero_diagonal && i == j && std::isfinite(static_cast<double>(v))) v = Out(0);
-    out[(i - first_row) * stride + j] = v;
+    for (; c < count; ++c) out[at + c] = v[c];
   }
 };
+
+/// The outputs of a row segment's kNR accumulators (entries c < count; the rest are not entries).
+/// Ops with an unchecked root (squared L2, euclidean) finish every lane without a branch, which
+/// vectorises, and recompute the rare inexact entries after (as the GPU engine does).
+template <class Op>
+void finish_row(Op const& op, typename Op::Acc const (&acc)[kNR], std::int64_t i, std::int64_t j, int count,
+                typename Op::Output (&v)[kNR]) {
+  if constexpr (Op::kUncheckedRoot) {
+    // Two plain loops, each of which GCC vectorises (one with both the root and the range test
+    // stayed scalar): the finish, unswitched on take_sqrt, and an OR of the range tests.
+    for (int c = 0; c < kNR; ++c) v[c] = op.in_range_finish_unchecked(acc[c]);
+    int inexact = 0;
+    for (int c = 0; c < kNR; ++c) inexact |= static_cast<int>(Op::inexact(acc[c]));
+    if (!inexact) return;
+    for (int c = 0; c < count; ++c)
+      if (Op::inexact(acc[c])) v[c] = op.exact_finish(i, j + c);
+  } else {
+    for (int c = 0; c < count; ++c) v[c] = op.finish(acc[c], i, j + c);
+  }
+}
 
 template <class Op, class Elem>
 void run_tiles(PairwiseProblem const& p, Op const& op) {
@@ -64,8 +94,10 @@ void run_tiles(PairwiseProblem const& p, Op const& op) {
     return condensed && j1 <= first + i0 + 1;
   };
   contract_tiles(op, x + first * p.x.stride, p.x.stride, rows, n, d, w, pack_rows_of_y, below_diagonal,
-                 [&](std::int64_t i, std::int64_t j, Acc const& acc) {
-                   write(first + i, j, op.finish(acc, first + i, j));
+                 [&](std::int64_t i, std::int64_t j, int count, Acc const (&acc)[kNR]) {
+                   Out v[kNR];
+                   finish_row(op, acc, first + i, j, count, v);
+                   write.row(first + i, j, count, v);
                  });
 }
 

@@ -20,14 +20,16 @@ constexpr std::int64_t kTileRows = 64;            // x rows per task: packing is
 constexpr std::int64_t kPanelBytes = 192 * 1024;  // panel kept in L2 while kTileRows rows stream
 
 /// Computes acc = reduce_k step(x[i][k], column j [k]) for every (i, j) of an (m, n) output of
-/// inner dimension d and hands it to emit(i, j, acc).
+/// inner dimension d and hands them to emit_row(i, j, count, acc) a row segment at a time:
+/// acc[0 .. count) are entries (i, j) .. (i, j + count - 1) (the rest of the kNR are not
+/// entries), so that finishing and storing may run on whole vectors.
 ///  - pack_group(dst, j_begin, j_last): writes the d x kNR k-major group of columns j_begin,
 ///    j_begin + 1, ... into dst; a column past j_last repeats column j_last (never emitted).
 ///  - skip_tile(i0, j0, j1): whether the tile of rows i0.. and columns j0..j1-1 has nothing to emit.
-template <class Op, class Elem, class PackGroup, class SkipTile, class Emit>
+template <class Op, class Elem, class PackGroup, class SkipTile, class EmitRow>
 void contract_tiles(Op const& op, Elem const* x, std::int64_t x_stride, std::int64_t m, std::int64_t n,
                     std::int64_t d, typename Op::Compute const* weights, PackGroup const& pack_group,
-                    SkipTile const& skip_tile, Emit const& emit) {
+                    SkipTile const& skip_tile, EmitRow const& emit_row) {
   using C = typename Op::Compute;
   using Acc = typename Op::Acc;
   std::int64_t const groups_fit =
@@ -50,15 +52,15 @@ void contract_tiles(Op const& op, Elem const* x, std::int64_t x_stride, std::int
       std::int64_t const ngroups = (j1 - j0 + kNR - 1) / kNR;
       for (std::int64_t g = 0; g < ngroups; ++g) pack_group(panel.data() + g * d * kNR, j0 + g * kNR, j1 - 1);
 
-      for (std::int64_t i = i0; i < i1; i += kMR) {
-        Elem const* xr[kMR];
-        for (int r = 0; r < kMR; ++r) xr[r] = x + std::min(i + r, i1 - 1) * x_stride;
+      for (std::int64_t i = i0; i < i1; i += kMR<C>) {
+        Elem const* xr[kMR<C>];
+        for (int r = 0; r < kMR<C>; ++r) xr[r] = x + std::min(i + r, i1 - 1) * x_stride;
         for (std::int64_t g = 0; g < ngroups; ++g) {
-          Acc acc[kMR][kNR];
+          Acc acc[kMR<C>][kNR];
           micro_kernel(op, xr, panel.data() + g * d * kNR, d, weights, acc);
           std::int64_t const jg = j0 + g * kNR;
-          for (int r = 0; r < kMR && i + r < i1; ++r)
-            for (int c = 0; c < kNR && jg + c < j1; ++c) emit(i + r, jg + c, acc[r][c]);
+          int const count = static_cast<int>(std::min<std::int64_t>(kNR, j1 - jg));
+          for (int r = 0; r < kMR<C> && i + r < i1; ++r) emit_row(i + r, jg, count, acc[r]);
         }
       }
     }

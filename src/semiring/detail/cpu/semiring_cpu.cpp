@@ -30,7 +30,9 @@ void run_tiles(SemiringProblem const& p, Op const& op) {
   };
   contract_tiles(op, a, p.a.stride, m, n, d, static_cast<C const*>(nullptr), pack_columns_of_b,
                  [](std::int64_t, std::int64_t, std::int64_t) { return false; },
-                 [&](std::int64_t i, std::int64_t j, Acc const& acc) { semiring::store_entry(out, op, acc, i, j); });
+                 [&](std::int64_t i, std::int64_t j, int count, Acc const (&acc)[kNR]) {
+                   for (int c = 0; c < count; ++c) semiring::store_entry(out, op, acc[c], i, j + c);
+                 });
 }
 
 template <class Elem>
