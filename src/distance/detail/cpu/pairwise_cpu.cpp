@@ -56,8 +56,8 @@ template <class Op>
 void finish_row(Op const& op, typename Op::Acc const (&acc)[kNR], std::int64_t i, std::int64_t j, int count,
                 typename Op::Output (&v)[kNR]) {
   if constexpr (Op::kUncheckedRoot) {
-    // Two plain loops, each of which GCC vectorises (one with both the root and the range test
-    // stayed scalar): the finish, unswitched on take_sqrt, and an OR of the range tests.
+    // Two plain loops, not one: the finish, which GCC unswitches on take_sqrt and vectorises
+    // (vsqrtps), and a branch-free OR of the range tests (with both in one loop, neither was).
     for (int c = 0; c < kNR; ++c) v[c] = op.in_range_finish_unchecked(acc[c]);
     int inexact = 0;
     for (int c = 0; c < kNR; ++c) inexact |= static_cast<int>(Op::inexact(acc[c]));
