@@ -119,7 +119,7 @@ struct SourceRows {
 /// 2^-126 absolutely; at sums >= 2^-80 that stays below float rounding for d up to 2^22), or it
 /// is NaN. Two compares per finished entry; ordinary data never takes the branch.
 CUDIST_HD bool outside_float_range(float acc) {
-  // `&`, not `&&`: both compares always run, so the CPU backend's test of a row vectorises.
+  // `&`, not `&&`: both compares always run, so the CPU backend's test of a row has no branches.
   return !((acc >= 0x1p-80f) & (acc <= 3.402823466e+38f));
 }
 

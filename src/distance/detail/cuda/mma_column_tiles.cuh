@@ -2,10 +2,11 @@
 // bounded_search_kernel.cuh on float16 rows and exact_u8_l2_kernel.cuh on byte rows, and the byte
 // rows' cdist store packed_u8_mma_full_store.cuh): a block keeps its 128-row tile of x in shared
 // memory for its whole run of columns and streams 128-column tiles of y (double-buffered); warp w
-// contracts 16 tile rows (the fused consumers' layout, mma::mma_row_slot, or rows 16 w .. 16 w + 15)
-// against 64 columns at a time straight from shared memory. Both MMAs (m16n8k16 float16, m16n8k32 uint8) take 32 bytes of each row per step
-// in the same fragment layout, so the tiles are bytes and one ldmatrix pattern serves both:
-// c[nt] holds rows g, g + 8 (g = lane / 4) and columns 64 h + 8 nt + 2 (lane % 4) + {0, 1}.
+// contracts 16 tile rows (the fused consumers' layout, mma::mma_row_slot, or rows 16 w .. 16 w +
+// 15) against 64 columns at a time straight from shared memory. Both MMAs (m16n8k16 float16,
+// m16n8k32 uint8) take 32 bytes of each row per step in the same fragment layout, so the tiles are
+// bytes and one ldmatrix pattern serves both: c[nt] holds rows g, g + 8 (g = lane / 4) and columns
+// 64 h + 8 nt + 2 (lane % 4) + {0, 1}.
 #pragma once
 
 #include <cstddef>

@@ -27,6 +27,7 @@
 #include "core/cuda/interrupt_word.cuh"
 #include "distance/detail/cuda/mma_column_tiles.cuh"
 #include "distance/detail/cuda/mma_sync.cuh"
+#include "distance/detail/cuda/packed_u8_l2.cuh"
 #include "distance/detail/cuda/pairwise_kernel.cuh"
 
 namespace cudist::detail::cuda {
@@ -85,7 +86,8 @@ struct PackedByteMmaFullStoreKernel {
 
   /// The finished output of a pair from its dot product.
   __device__ static Out finish(StoreParams const& o, int dot, std::uint32_t x_sq, std::uint32_t y_sq) {
-    auto const acc = kSquares ? x_sq + y_sq - 2u * static_cast<std::uint32_t>(dot) : static_cast<std::uint32_t>(dot);
+    auto const acc =
+        kSquares ? PackedByteSqL2Op<kSigned>::expanded(x_sq, y_sq, static_cast<std::uint32_t>(dot)) : static_cast<std::uint32_t>(dot);
     return o.op.finish(acc, 0, 0);  // the byte ops' finish reads no per-row or per-column data
   }
 
@@ -109,6 +111,8 @@ struct PackedByteMmaFullStoreKernel {
         } else if (row[sl] < o.row_end) {
 #pragma unroll
           for (int e = 0; e < 4; ++e) {
+            // The engine's store_value rule for the full layout, through the row's own address:
+            // store_value itself (the window's address from the parameters) made ptxas spill more.
             Out w = v[e];
             if (o.zero_diagonal && row[sl] == c0 + e && isfinite(w)) w = Out(0);
             if (c0 + e < o.n) row_out[sl][c0 + e] = w;

@@ -138,46 +138,51 @@ bool direct_store_fits(PairwiseProblem const& pr) {
          chunked(pr.x) && chunked(pr.y);
 }
 
-template <bool kSigned, ByteFinish kFinish>
-bool packed_byte_mma(PairwiseProblem const& pr, cudaStream_t stream) {
-  using Op = ByteIntegerFinishOp<kFinish>;
-  using Direct = PackedByteMmaFullStoreKernel<kSigned, Op>;
-  using Kernel = PackedByteMmaStoreKernel<kSigned, kFinish>;
-  bool const direct = direct_store_fits<Direct>(pr);
-  auto const launched = direct ? reinterpret_cast<void const*>(packed_byte_mma_full_store_kernel<kSigned, Op>)
-                               : reinterpret_cast<void const*>(packed_byte_mma_store_kernel<kSigned, kFinish>);
-  if (!kernel_image_has_sm80(launched)) return false;
-
-  PairwiseProblem words = pr;
-  words.x = as_words(pr.x);
-  words.y = as_words(pr.y);
-  typename Kernel::Params p{};
-  p.store = store_params<typename Kernel::Store, std::uint32_t>(words, Op{});
-  std::vector<Array> keep;  // stream-ordered: freed after the kernel has read them
-  if constexpr (Op::kNeedsRowSquares) {
-    auto const [x_sq, y_sq] = row_squares(words.x, words.y, kSigned, keep, stream);
-    p.x_sq = static_cast<std::uint32_t const*>(x_sq);
-    p.y_sq = static_cast<std::uint32_t const*>(y_sq);
-  }
-  dim3 grid = store_grid(pr, Kernel::kTile);
-  p.tiles_per_block = tiles_per_run(grid);
-  if (direct) {
-    auto const kernel = packed_byte_mma_full_store_kernel<kSigned, Op>;
-    typename Direct::Params const q{p.store, p.x_sq, p.y_sq, p.tiles_per_block};
-    auto const smem = Direct::smem_bytes(static_cast<int>(pr.x.cols));
-    CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-    kernel<<<grid, Direct::kThreads, smem, stream>>>(q);
-  } else {
-    auto const kernel = packed_byte_mma_store_kernel<kSigned, kFinish>;
-    p.tile = Kernel::Engine::part_of(p.store);
-    constexpr std::size_t kSmem = sizeof(typename Kernel::SharedStorage);
-    CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmem)));
-    kernel<<<grid, Kernel::kThreads, kSmem, stream>>>(p);
-  }
+/// Launches `kernel` with `smem` bytes of dynamic shared memory (opted in above 48 KB).
+template <class Params>
+void launch_with_smem(void (*kernel)(Params), dim3 grid, int threads, std::size_t smem, Params const& p,
+                      cudaStream_t stream) {
+  CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  kernel<<<grid, threads, smem, stream>>>(p);
   CUDIST_CHECK_LAUNCH();
 #if defined(CUDIST_DEBUG_SYNC)
   CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
 #endif
+}
+
+template <bool kSigned, ByteFinish kFinish>
+bool packed_byte_mma(PairwiseProblem const& pr, cudaStream_t stream) {
+  using Op = ByteIntegerFinishOp<kFinish>;
+  using Direct = PackedByteMmaFullStoreKernel<kSigned, Op>;
+  using Exchange = PackedByteMmaStoreKernel<kSigned, kFinish>;
+  auto const direct_kernel = packed_byte_mma_full_store_kernel<kSigned, Op>;
+  auto const exchange_kernel = packed_byte_mma_store_kernel<kSigned, kFinish>;
+  bool const direct = direct_store_fits<Direct>(pr);
+  if (!kernel_image_has_sm80(direct ? reinterpret_cast<void const*>(direct_kernel)
+                                    : reinterpret_cast<void const*>(exchange_kernel))) {
+    return false;
+  }
+
+  PairwiseProblem words = pr;
+  words.x = as_words(pr.x);
+  words.y = as_words(pr.y);
+  auto const store = store_params<typename Exchange::Store, std::uint32_t>(words, Op{});
+  std::vector<Array> keep;  // stream-ordered: freed after the kernel has read them
+  std::uint32_t const *x_sq = nullptr, *y_sq = nullptr;  // null: inner product
+  if constexpr (Op::kNeedsRowSquares) {
+    auto const [xs, ys] = row_squares(words.x, words.y, kSigned, keep, stream);
+    x_sq = static_cast<std::uint32_t const*>(xs);
+    y_sq = static_cast<std::uint32_t const*>(ys);
+  }
+  dim3 grid = store_grid(pr, Exchange::kTile);
+  std::int64_t const tiles = tiles_per_run(grid);
+  if (direct) {
+    launch_with_smem(direct_kernel, grid, Direct::kThreads, Direct::smem_bytes(static_cast<int>(pr.x.cols)),
+                     typename Direct::Params{store, x_sq, y_sq, tiles}, stream);
+  } else {
+    launch_with_smem(exchange_kernel, grid, Exchange::kThreads, sizeof(typename Exchange::SharedStorage),
+                     typename Exchange::Params{Exchange::Engine::part_of(store), store, x_sq, y_sq, tiles}, stream);
+  }
   return true;
 }
 
