@@ -11,6 +11,7 @@
 #include "common/backend.hpp"
 #include "common/compare.hpp"
 #include "common/data.hpp"
+#include "common/padded_output.hpp"
 #include "common/reduced.hpp"
 #include "cudist/distance/pairwise.hpp"
 #include "reference/pairwise_ref.hpp"
@@ -107,6 +108,65 @@ TEST(Pairwise, IntegerDataIsExact) {
       }
     }
   }
+}
+
+// Every depth from 1 to 17 on small problems (the GPU's small tiles run only a slab's real
+// columns: policy.hpp), with n not a multiple of any tile's width. Integer data: every value exact.
+TEST(Pairwise, ShallowRowsAtEveryDepthAreExact) {
+  CUDIST_REQUIRE_BACKEND();
+  test::CombinationSampler sample(3);
+  for (std::int64_t d = 1; d <= 17; ++d) {
+    for (Shape s : {Shape{1, 1, d}, Shape{37, 203, d}, Shape{130, 9, d}}) {
+      auto const x = test::random_integers(s.m, d, DType::kFloat32, -8, 8, 300 + d * 3 + s.m);
+      auto const y = test::random_integers(s.n, d, DType::kFloat32, -8, 8, 400 + d * 5 + s.n);
+      for (Metric metric : {Metric::kSqEuclidean, Metric::kCityblock, Metric::kChebyshev, Metric::kInnerProduct}) {
+        if (!sample.keep()) continue;
+        EXPECT_TRUE(matches(run_cdist(x, y, metric), reference::cdist(x.values, y.values, metric)))
+            << label(metric, DType::kFloat32, s);
+      }
+      EXPECT_TRUE(matches(run_cdist(x, y, Metric::kEuclidean), reference::cdist(x.values, y.values, Metric::kEuclidean),
+                          {1e-7, 0}))
+          << label(Metric::kEuclidean, DType::kFloat32, s);
+    }
+  }
+}
+
+// Sums of squares beyond float's range (rows near 3e20: euclidean still representable) and below
+// it (rows near 1e-30) at shallow depths: those entries are recomputed from the rows in double,
+// next to ordinary ones (the small tiles' unchecked root is only valid in range).
+TEST(Pairwise, ShallowRowsRecomputeSumsOutsideFloatRange) {
+  CUDIST_REQUIRE_BACKEND();
+  for (std::int64_t d : {1, 2, 3, 7, 16}) {
+    auto x = test::random_reals(9, d, DType::kFloat32, -1.0, 1.0, 500 + d);
+    auto y = test::random_reals(11, d, DType::kFloat32, -1.0, 1.0, 600 + d);
+    for (std::int64_t k = 0; k < d; ++k) {
+      y.values.v[5 * d + k] = test::store(y.array, 5 * d + k, 1e-30 * static_cast<double>(k + 1));
+      x.values.v[7 * d + k] = test::store(x.array, 7 * d + k, 2e-30 * static_cast<double>(k + 1));
+    }
+    // Subnormal and zero squares: the double sum rounded to float, within half its last place.
+    EXPECT_TRUE(matches(run_cdist(x, y, Metric::kSqEuclidean), reference::cdist(x.values, y.values, Metric::kSqEuclidean),
+                        {1e-6, 1e-45}))
+        << "d=" << d;
+    for (std::int64_t k = 0; k < d; ++k) {
+      x.values.v[2 * d + k] = test::store(x.array, 2 * d + k, 3e20 * (k % 2 ? -1.0 : 1.0));
+    }
+    EXPECT_TRUE(matches(run_cdist(x, y, Metric::kEuclidean), reference::cdist(x.values, y.values, Metric::kEuclidean),
+                        {1e-6, 0}))
+        << "d=" << d;
+  }
+}
+
+// An output row stride that defeats 16-byte stores (odd), the gaps between rows untouched.
+TEST(Pairwise, ShallowRowsIntoAnOutputWithAnOddStride) {
+  CUDIST_REQUIRE_BACKEND();
+  auto const x = test::random_integers(21, 5, DType::kFloat32, -8, 8, 701);
+  auto const y = test::random_integers(130, 5, DType::kFloat32, -8, 8, 702);
+  Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+  test::PaddedOutput out(21, 130, 131);
+  cdist(test::backend_resources(), xb, yb, out.view(), Metric::kCityblock);
+  Array dense;
+  ASSERT_TRUE(out.read(dense));
+  EXPECT_TRUE(matches(dense, reference::cdist(x.values, y.values, Metric::kCityblock)));
 }
 
 TEST(Pairwise, EveryMetricMatchesTheReference) {
