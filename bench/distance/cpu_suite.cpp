@@ -12,39 +12,71 @@
 #include "common/dense_check.hpp"
 #include "common/suite.hpp"
 #include "cudist/distance/pairwise.hpp"
-#include "distance/detail/cpu/micro_kernel.hpp"
+#include "distance/detail/cpu/isa.hpp"
 
 namespace cudist::bench {
 namespace {
 
-// The width the CPU backend's micro-kernel computes in (zmm, ymm, or 16 bytes in a portable
-// build): on a CPU with AVX-512 a zmm issues about twice the lane-FMAs of a ymm (measured on the
-// 2-core dev box: 130.8 against 70.7 G/s per core), so a floor at the AVX2 rate would be half too
-// slow.
-using Lanes = cudist::detail::cpu::LanesOf<float>::type;
-constexpr char const* kLaneName = cudist::detail::cpu::kVectorBytes == 64   ? "AVX-512"
-                                  : cudist::detail::cpu::kVectorBytes == 32 ? "AVX2"
-                                                                            : "16-byte";
+// The floor counts FMA lane operations at the width the CPU backend's micro-kernel computes in on
+// this machine (the build's own, or the AVX2 / AVX-512 variant it chose at run time:
+// src/distance/detail/cpu/isa.hpp): on a CPU with AVX-512 a zmm issues about twice the lane-FMAs
+// of a ymm (measured on the 2-core dev box: 130.8 against 70.7 G/s per core), so a floor at the
+// AVX2 rate would be half too slow.
+constexpr int kChains = 12, kFmaIters = 1 << 22;
 
-/// FP32 multiply-add lane operations per second over all OpenMP threads.
-double cpu_fma_rate() {
-  constexpr int kChains = 12, kIters = 1 << 22;
+/// One thread's FP32 multiply-add chains on kBytes-wide vectors. Always inlined, into a caller
+/// compiled for that width: an OpenMP region is outlined with its own function's target.
+template <int kBytes>
+struct FloatLanes {
+  typedef float type __attribute__((vector_size(kBytes)));
+};
+
+template <int kBytes>
+__attribute__((always_inline)) inline float fma_chains(int thread) {
+  using Lanes = typename FloatLanes<kBytes>::type;
+  Lanes v[kChains];
+  for (int c = 0; c < kChains; ++c) v[c] = Lanes{} + float(c + thread);
+  Lanes const a = Lanes{} + 0.999f, b = Lanes{} + 0.001f;
+  for (int it = 0; it < kFmaIters; ++it)
+    for (int c = 0; c < kChains; ++c) v[c] = v[c] * a + b;
+  float s = 0;
+  for (int c = 0; c < kChains; ++c) s += v[c][0];
+  return s;
+}
+
+/// The sum of every thread's chains and the seconds they took.
+struct ChainsRun {
+  double total, seconds;
+};
+
+ChainsRun time_chains(float (*chains)(int)) {
   double total = 0;
   auto const t0 = std::chrono::steady_clock::now();
 #pragma omp parallel reduction(+ : total)
-  {
-    Lanes v[kChains];
-    for (int c = 0; c < kChains; ++c) v[c] = Lanes{} + float(c + omp_get_thread_num());
-    Lanes const a = Lanes{} + 0.999f, b = Lanes{} + 0.001f;
-    for (int it = 0; it < kIters; ++it)
-      for (int c = 0; c < kChains; ++c) v[c] = v[c] * a + b;
-    float s = 0;
-    for (int c = 0; c < kChains; ++c) s += v[c][0];
-    total += s;
-  }
-  double const secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (total == -1) return 0;  // keeps the loop alive
-  return double(omp_get_max_threads()) * kChains * kIters * (sizeof(Lanes) / sizeof(float)) / secs;
+  total += chains(omp_get_thread_num());
+  return {total, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+}
+
+float chains_16(int thread) { return fma_chains<16>(thread); }
+#if defined(__x86_64__)
+__attribute__((target("avx2,fma"))) float chains_32(int thread) { return fma_chains<32>(thread); }
+__attribute__((target("avx512f"))) float chains_64(int thread) { return fma_chains<64>(thread); }
+#endif
+
+/// The width the contraction computes in here.
+int lane_bytes() { return cudist::detail::cpu::vector_bytes(cudist::detail::cpu::cpu_variant()); }
+
+/// FP32 multiply-add lane operations per second over all OpenMP threads, at lane_bytes().
+double cpu_fma_rate() {
+  int const bytes = lane_bytes();
+  float (*chains)(int) = chains_16;
+#if defined(__x86_64__)
+  if (bytes == 32) chains = chains_32;
+  if (bytes == 64) chains = chains_64;
+#endif
+  ChainsRun const run = time_chains(chains);
+  if (run.total == -1) return 0;  // keeps the loop alive
+  return double(omp_get_max_threads()) * kChains * kFmaIters * (bytes / sizeof(float)) / run.seconds;
 }
 
 std::vector<CaseResult> run_cpu_suite(Options const& opt) {
@@ -68,7 +100,9 @@ std::vector<CaseResult> run_cpu_suite(Options const& opt) {
                   std::to_string(omp_get_max_threads()) + " threads";
   c.time_us = times[times.size() / 2];
   c.floor_us = 1e6 * 2.0 * double(m) * n * d / cpu_fma_rate();
-  c.floor_basis = std::string("CPU FP32 FMA issue (") + kLaneName + " lanes, measured)";
+  int const bytes = lane_bytes();
+  c.floor_basis = std::string("CPU FP32 FMA issue (") +
+                  (bytes == 64 ? "AVX-512" : bytes == 32 ? "AVX2" : "16-byte") + " lanes, measured)";
   // Copy-free check: the CPU output is host memory.
   std::int64_t const rows[] = {0, m / 2, m - 1};
   c.correct = true;

@@ -7,14 +7,19 @@
 
 #include <cstdint>
 
+#include "distance/detail/cpu/isa.hpp"
 #include "distance/detail/ops.hpp"
 
-namespace cudist::detail::cpu {
+namespace cudist::detail::cpu::CUDIST_CPU_ISA {
 
-// The SIMD register the build targets: zmm, ymm, or 16 bytes (SSE2 in a portable x86-64 build
-// such as the wheels', NEON elsewhere). A GCC vector wider than the target's registers is emulated
-// through memory: at 32 bytes in an SSE2 build the micro-kernel took ~230 cycles a step, not ~7.
-#if defined(__AVX512F__)
+// The SIMD register the code targets: zmm, ymm, or 16 bytes (SSE2 in a portable x86-64 build
+// such as the wheels', NEON elsewhere); a variant translation unit names its own (isa.hpp). A GCC
+// vector wider than the target's registers is emulated through memory: at 32 bytes in an SSE2
+// build the micro-kernel took ~230 cycles a step, not ~7.
+#if defined(CUDIST_CPU_VECTOR_BYTES)
+constexpr int kVectorBytes = CUDIST_CPU_VECTOR_BYTES;
+constexpr int kVectorRegisters = CUDIST_CPU_VECTOR_REGISTERS;
+#elif defined(__AVX512F__)
 constexpr int kVectorBytes = 64;
 constexpr int kVectorRegisters = 32;
 #elif defined(__AVX__)
@@ -142,4 +147,4 @@ void micro_kernel(Op const& op, Elem const* const (&xr)[kMR<C>], C const* panel,
   }
 }
 
-}  // namespace cudist::detail::cpu
+}  // namespace cudist::detail::cpu::CUDIST_CPU_ISA

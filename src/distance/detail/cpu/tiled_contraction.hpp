@@ -14,7 +14,7 @@
 #include "core/detail/interrupt_check.hpp"
 #include "distance/detail/cpu/micro_kernel.hpp"
 
-namespace cudist::detail::cpu {
+namespace cudist::detail::cpu::CUDIST_CPU_ISA {
 
 constexpr std::int64_t kTileRows = 64;            // x rows per task: packing is ~1/(2*64) of the work
 constexpr std::int64_t kPanelBytes = 192 * 1024;  // panel kept in L2 while kTileRows rows stream
@@ -68,4 +68,4 @@ void contract_tiles(Op const& op, Elem const* x, std::int64_t x_stride, std::int
   throw_if_interrupted("cudist");
 }
 
-}  // namespace cudist::detail::cpu
+}  // namespace cudist::detail::cpu::CUDIST_CPU_ISA
