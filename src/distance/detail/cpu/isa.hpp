@@ -2,7 +2,7 @@
 // build with CUDIST_NATIVE_CPU=OFF) targets the platform's baseline: SSE2 on x86-64, 16-byte
 // vectors, no FMA. Its micro-kernel and tile loop are therefore also compiled for AVX2 + FMA and
 // for AVX-512 (cpu_kernels_avx2.cpp, cpu_kernels_avx512.cpp: CUDIST_CPU_DISPATCH) and the widest
-// that the running CPU supports is chosen at run time: C1 on an AVX2 machine ran 2.6x slower from
+// that the running CPU supports is chosen at run time: C1 on an AVX2 machine ran 2-3x slower from
 // a portable build than from a native one (docs/tuning.md).
 //
 // Each instruction set's code lives in its own namespace, cudist::detail::cpu::<variant>, named
