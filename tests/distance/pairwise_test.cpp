@@ -169,6 +169,17 @@ TEST(Pairwise, ShallowRowsIntoAnOutputWithAnOddStride) {
   EXPECT_TRUE(matches(dense, reference::cdist(x.values, y.values, Metric::kCityblock)));
 }
 
+// An output past the CPU backend's streaming threshold (64 MiB: pairwise_tiles.hpp), full and
+// condensed, with n not a multiple of a row segment: every entry exact on integer data.
+TEST(Pairwise, OutputsBeyondTheCachesAreExact) {
+  CUDIST_REQUIRE_BACKEND();
+  auto const x = test::random_integers(4101, 3, DType::kFloat32, -8, 8, 801);
+  auto const y = test::random_integers(4099, 3, DType::kFloat32, -8, 8, 802);
+  EXPECT_TRUE(matches(run_cdist(x, y, Metric::kSqEuclidean), reference::cdist(x.values, y.values, Metric::kSqEuclidean)));
+  auto const z = test::random_integers(11600, 2, DType::kFloat32, -8, 8, 803);  // 67 M entries condensed
+  EXPECT_TRUE(matches(run_pdist(z, Metric::kCityblock), reference::pdist(z.values, Metric::kCityblock)));
+}
+
 TEST(Pairwise, EveryMetricMatchesTheReference) {
   CUDIST_REQUIRE_BACKEND();
   for (Metric metric : all_metrics()) {

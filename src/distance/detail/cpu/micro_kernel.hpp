@@ -6,6 +6,11 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "distance/detail/cpu/isa.hpp"
 #include "distance/detail/ops.hpp"
@@ -145,6 +150,54 @@ void micro_kernel(Op const& op, Elem const* const (&xr)[kMR<C>], C const* panel,
       }
     }
   }
+}
+
+/// Whether rows of T can be written with streaming (non-temporal) stores here: x86's for float
+/// and double.
+template <class T>
+constexpr bool kStreamable =
+#if defined(__x86_64__)
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+#else
+    false;
+#endif
+
+/// Writes v to p (kVectorBytes-aligned) with streaming stores: the lines go to memory without
+/// being read first for ownership and without evicting the caches' working set. For outputs far
+/// larger than the caches, which nothing reads back before they leave them (pairwise_tiles.hpp).
+template <class T>
+inline void stream_row(T* p, T const (&v)[kNR]) {
+  static_assert(kStreamable<T>, "streaming stores of float or double rows");
+#if defined(__x86_64__)
+  constexpr int kStep = kVectorBytes / static_cast<int>(sizeof(T));
+  for (int q = 0; q < kNR; q += kStep) {
+    if constexpr (std::is_same_v<T, float>) {
+      if constexpr (kVectorBytes == 64) {
+        _mm512_stream_ps(p + q, _mm512_loadu_ps(v + q));
+      } else if constexpr (kVectorBytes == 32) {
+        _mm256_stream_ps(p + q, _mm256_loadu_ps(v + q));
+      } else {
+        _mm_stream_ps(p + q, _mm_loadu_ps(v + q));
+      }
+    } else {
+      if constexpr (kVectorBytes == 64) {
+        _mm512_stream_pd(p + q, _mm512_loadu_pd(v + q));
+      } else if constexpr (kVectorBytes == 32) {
+        _mm256_stream_pd(p + q, _mm256_loadu_pd(v + q));
+      } else {
+        _mm_stream_pd(p + q, _mm_loadu_pd(v + q));
+      }
+    }
+  }
+#endif
+}
+
+/// Orders this thread's streaming stores before what follows (they are weakly ordered): each
+/// thread of a team calls it before the barrier that hands the output to the caller.
+inline void fence_streamed_stores() {
+#if defined(__x86_64__)
+  _mm_sfence();
+#endif
 }
 
 }  // namespace cudist::detail::cpu::CUDIST_CPU_ISA

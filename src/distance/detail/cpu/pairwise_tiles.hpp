@@ -81,6 +81,12 @@ void finish_row(Op const& op, typename Op::Acc const (&acc)[kNR], std::int64_t i
   }
 }
 
+/// Outputs at least this large are written with streaming stores where a row segment's run is
+/// aligned: beyond any last-level cache they are not read back from it, and streamed, their lines
+/// are not first read for ownership (C1, 320 MB: 355 -> 325 ms, medians of three alternated runs
+/// on the AVX2 dev box; docs/tuning.md).
+constexpr std::int64_t kStreamedOutputBytes = std::int64_t{64} << 20;
+
 template <class Op, class Elem>
 void run_tiles(PairwiseProblem const& p, Op const& op) {
   using C = typename Op::Compute;
@@ -101,6 +107,7 @@ void run_tiles(PairwiseProblem const& p, Op const& op) {
     }
   };
   bool const condensed = p.layout == OutputLayout::kCondensed;
+  bool const stream = kStreamable<Out> && rows * n * static_cast<std::int64_t>(sizeof(Out)) >= kStreamedOutputBytes;
   // The tiles count rows from the window's first; the op and the writer see rows of the result.
   auto const below_diagonal = [&](std::int64_t i0, std::int64_t, std::int64_t j1) {
     return condensed && j1 <= first + i0 + 1;
@@ -110,6 +117,13 @@ void run_tiles(PairwiseProblem const& p, Op const& op) {
                    // Finished into the output itself where it holds the whole run: staged in v,
                    // the run went through the stack in 16-byte pieces (perf, C1: ~9%).
                    if (Out* run = write.whole_run(first + i, j, count)) {
+                     if constexpr (kStreamable<Out>) {
+                       if (stream && reinterpret_cast<std::uintptr_t>(run) % kVectorBytes == 0) {
+                         Out v[kNR];
+                         finish_row(op, acc, first + i, j, count, v);
+                         return stream_row(run, v);
+                       }
+                     }
                      return finish_row(op, acc, first + i, j, count, *reinterpret_cast<Out(*)[kNR]>(run));
                    }
                    Out v[kNR];

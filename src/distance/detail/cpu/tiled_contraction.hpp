@@ -64,6 +64,7 @@ void contract_tiles(Op const& op, Elem const* x, std::int64_t x_stride, std::int
         }
       }
     }
+    fence_streamed_stores();  // emit_row may stream (pairwise_tiles.hpp); the team's barrier follows
   }
   throw_if_interrupted("cudist");
 }
