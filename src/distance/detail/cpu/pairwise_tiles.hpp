@@ -81,28 +81,6 @@ void finish_row(Op const& op, typename Op::Acc const (&acc)[kNR], std::int64_t i
   }
 }
 
-/// dst[k * kNR + c] = src[c][k] for k < d: the panel's k-major group of kNR rows of y, moved in
-/// 4 x 4 blocks transposed in 16-byte vectors, a quarter of the stores of the element-wise copy
-/// (whose strided scalar stores were ~8% of C1's samples; docs/tuning.md).
-inline void pack_float_rows(float* dst, float const* const (&src)[kNR], std::int64_t d) {
-  typedef float F4 __attribute__((vector_size(16)));
-  typedef int I4 __attribute__((vector_size(16)));
-  std::int64_t k = 0;
-  for (; k + 4 <= d; k += 4) {
-    for (int c = 0; c < kNR; c += 4) {
-      F4 r[4];  // rows c .. c + 3, columns k .. k + 3
-      for (int q = 0; q < 4; ++q) __builtin_memcpy(&r[q], src[c + q] + k, sizeof(F4));
-      F4 const lo01 = __builtin_shuffle(r[0], r[1], I4{0, 4, 1, 5}), hi01 = __builtin_shuffle(r[0], r[1], I4{2, 6, 3, 7});
-      F4 const lo23 = __builtin_shuffle(r[2], r[3], I4{0, 4, 1, 5}), hi23 = __builtin_shuffle(r[2], r[3], I4{2, 6, 3, 7});
-      F4 const out[4] = {__builtin_shuffle(lo01, lo23, I4{0, 1, 4, 5}), __builtin_shuffle(lo01, lo23, I4{2, 3, 6, 7}),
-                         __builtin_shuffle(hi01, hi23, I4{0, 1, 4, 5}), __builtin_shuffle(hi01, hi23, I4{2, 3, 6, 7})};
-      for (int q = 0; q < 4; ++q) __builtin_memcpy(dst + (k + q) * kNR + c, &out[q], sizeof(F4));
-    }
-  }
-  for (; k < d; ++k)
-    for (int c = 0; c < kNR; ++c) dst[k * kNR + c] = src[c][k];
-}
-
 /// Outputs at least this large are written with streaming stores where a row segment's run is
 /// aligned: beyond any last-level cache they are not read back from it, and streamed, their lines
 /// are not first read for ownership (C1, 320 MB: 355 -> 325 ms, medians of three alternated runs
@@ -123,13 +101,9 @@ void run_tiles(PairwiseProblem const& p, Op const& op) {
                           p.zero_diagonal};
 
   auto const pack_rows_of_y = [&](C* dst, std::int64_t jg, std::int64_t j_last) {
-    Elem const* src[kNR];
-    for (int c = 0; c < kNR; ++c) src[c] = y + std::min(jg + c, j_last) * p.y.stride;
-    if constexpr (std::is_same_v<Elem, float> && std::is_same_v<C, float>) {
-      pack_float_rows(dst, src, d);
-    } else {
-      for (int c = 0; c < kNR; ++c)
-        for (std::int64_t k = 0; k < d; ++k) dst[k * kNR + c] = static_cast<C>(src[c][k]);
+    for (int c = 0; c < kNR; ++c) {
+      Elem const* src = y + std::min(jg + c, j_last) * p.y.stride;
+      for (std::int64_t k = 0; k < d; ++k) dst[k * kNR + c] = static_cast<C>(src[k]);
     }
   };
   bool const condensed = p.layout == OutputLayout::kCondensed;
