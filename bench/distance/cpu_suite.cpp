@@ -24,13 +24,13 @@ namespace {
 // AVX2 rate would be half too slow.
 constexpr int kChains = 12, kFmaIters = 1 << 22;
 
-/// One thread's FP32 multiply-add chains on kBytes-wide vectors. Always inlined, into a caller
-/// compiled for that width: an OpenMP region is outlined with its own function's target.
 template <int kBytes>
 struct FloatLanes {
   typedef float type __attribute__((vector_size(kBytes)));
 };
 
+/// One thread's FP32 multiply-add chains on kBytes-wide vectors. Always inlined, into a caller
+/// compiled for that width: an OpenMP region is outlined with its own function's target.
 template <int kBytes>
 __attribute__((always_inline)) inline float fma_chains(int thread) {
   using Lanes = typename FloatLanes<kBytes>::type;

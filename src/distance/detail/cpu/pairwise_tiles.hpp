@@ -82,9 +82,9 @@ void finish_row(Op const& op, typename Op::Acc const (&acc)[kNR], std::int64_t i
 }
 
 /// Outputs at least this large are written with streaming stores where a row segment's run is
-/// aligned: beyond any last-level cache they are not read back from it, and streamed, their lines
-/// are not first read for ownership (C1, 320 MB: 355 -> 325 ms, medians of three alternated runs
-/// on the AVX2 dev box; docs/tuning.md).
+/// vector-aligned: beyond any last-level cache they are not read back from it, and streamed,
+/// their lines are not first read for ownership (C1, 320 MB: 345.6 -> 320.3 ms, medians of nine
+/// alternated pairs on the AVX2 dev box; docs/tuning.md).
 constexpr std::int64_t kStreamedOutputBytes = std::int64_t{64} << 20;
 
 template <class Op, class Elem>
