@@ -189,6 +189,29 @@ TEST(KnnTensorCores, LongSelfJoinsPoolingTheirBarsAnswerAsTheSimtPath) {
   }
 }
 
+TEST(KnnTensorCores, ChunksStartingFromEarlierChunksAnswersAsTheSimtPath) {
+  // More blocks than the GPU runs at once, chunk 0 of every row tile first: a top-k chunk that
+  // starts after an earlier chunk of its row tile finished begins from that chunk's answers
+  // (take_answers), and the merge must take an entry both hold once. Integer rows in [-2, 2] tie
+  // everywhere, y ends with copies of its first rows (equal keys in the first and last chunks),
+  // the last row tile is partial, and k = 33 and 64 read the answers in two rounds of a warp.
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  if (!res.device.is_cuda()) GTEST_SKIP() << "the chained chunks are the CUDA tensor-core search's";
+  std::int64_t const m = test::reduced_run() ? 128 * 40 + 37 : 128 * 300 + 37, n = test::reduced_run() ? 12000 : 40000;
+  test::TestMatrix x = test::random_integers(m, 8, DType::kFloat32, -2, 2, 51);
+  test::TestMatrix y = test::random_integers(n, 8, DType::kFloat32, -2, 2, 53);
+  auto* yv = static_cast<float*>(y.array.data());
+  std::copy_n(yv, 300 * 8, yv + (n - 300) * 8);
+  Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+  for (Metric metric : {Metric::kSqEuclidean, Metric::kInnerProduct}) {
+    for (std::int64_t k : {3, 10, 33, 64}) {
+      auto const [tensor, simt] = on_both_paths([&] { return knn(res, xb, yb, k, metric); });
+      EXPECT_TRUE(test::identical(tensor, simt)) << m << " x " << n << ", k " << k << ", metric " << static_cast<int>(metric);
+    }
+  }
+}
+
 TEST(KnnTensorCores, SelfJoinsAndBatchesAsTheSimtPath) {
   CUDIST_REQUIRE_BACKEND();
   Resources const res = test::backend_resources();

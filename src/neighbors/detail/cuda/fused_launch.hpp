@@ -23,6 +23,8 @@ struct FusedLaunch {
   void* column_best;    // (n) 64-bit entries, or null
   std::uint32_t* row_bars = nullptr;  // (m): the rows' bars pooled over their chunks (tensor-core
                                       // search), all bits set before the search; or null
+  int* finished_chunks = nullptr;     // (row tiles): 1 + the last chunk of the tile whose answers
+                                      // are written, 0 before the search; or null
 };
 
 /// What the consumers need, in terms that do not depend on the key type; each consumer turns it

@@ -20,6 +20,7 @@ struct LaneTwoBestSelect {
   using Traits = KeyTraits<Key>;
   using Entry = typename Traits::Entry;
   static constexpr int kBoundedMinBlocks = 2;  // registers only: two blocks' tiles fit an SM
+  static constexpr bool kTakesEarlierAnswers = false;
   static constexpr int kMaxSeedRank = 1;       // k <= 2: each lane's smallest upper bound
   static constexpr bool kOffersAnyRow = false;  // offer() takes the lane's own slots only
 

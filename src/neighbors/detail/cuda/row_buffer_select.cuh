@@ -112,6 +112,8 @@ struct RowBufferSelect {
   static constexpr int kBoundedMinBlocks = 1, kMaxSeedRank = 8;
   /// offer() takes any of the warp's rows from any lane (warp_offer_queue.cuh).
   static constexpr bool kOffersAnyRow = true;
+  /// A chunk may start from an earlier chunk's answers (take_answers()).
+  static constexpr bool kTakesEarlierAnswers = true;
 
   __device__ int k() const { return p_.k; }
 
@@ -139,6 +141,36 @@ struct RowBufferSelect {
         full &= ~__ballot_sync(kFullWarp, pending && r == overflowed);
       }
     }
+  }
+
+  /// Starts each of the warp's rows from the best k entries that chunk `chunk` of the same row
+  /// tile wrote (finish(): sorted, empty ones last), read through L2 as another block wrote
+  /// them: the row's bar is then their k-th. Every lane calls, before any offer.
+  __device__ void take_answers(int chunk) {
+    static_assert(sizeof(Entry) == sizeof(unsigned long long), "64-bit entries (float keys)");
+    for (int o = 0; o < 16; ++o) {
+      int const r = owned_row(o);
+      std::int64_t const row = w_.tile.row0 + r;
+      if (row >= w_.tile.row_end) continue;  // warp-uniform
+      auto const* in = reinterpret_cast<unsigned long long const*>(p_.partial + (row * p_.chunks + chunk) * p_.k);
+      int real = 0;
+      for (int t0 = 0; t0 < p_.k; t0 += 32) {
+        int const t = t0 + at_.lane();
+        Entry e = Traits::empty();
+        if (t < p_.k) {
+          e = static_cast<Entry>(__ldcg(in + t));
+          buffer(r)[t] = e;
+        }
+        real += __popc(__ballot_sync(kFullWarp, e != Traits::empty()));
+      }
+      __syncwarp();
+      if (at_.lane() == 0) {
+        s_.count[r] = real;
+        s_.kth[r] = real == p_.k ? buffer(r)[p_.k - 1] : Traits::empty();
+        s_.threshold[r] = Traits::threshold(s_.kth[r]);
+      }
+    }
+    __syncwarp();
   }
 
   /// Compacts every row and writes the chunk's best k per row.

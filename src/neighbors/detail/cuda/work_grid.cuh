@@ -23,6 +23,7 @@ struct WorkItem {
   static constexpr int kTileRows = 128;
   RowTile tile;
   std::int64_t col_begin, col_end;  // this block's chunk of [y_begin, y_end)
+  std::int64_t row_tile;            // the tile's index in the grid
   int chunk;
 
   /// Whether (row, col) is a pair of the problem in this chunk, and not a point with itself in a
@@ -58,6 +59,7 @@ struct WorkGrid {
   CUDIST_HD WorkItem item(std::int64_t block) const {
     std::int64_t const t = chunks_outer ? block % row_tiles : block / chunks;
     WorkItem w;
+    w.row_tile = t;
     w.chunk = static_cast<int>(chunks_outer ? block / row_tiles : block % chunks);
     if (tiles != nullptr) {
       w.tile = tiles[t];
