@@ -160,6 +160,8 @@ if want multigpu; then
       > "$OUT/ctest_multigpu.log" 2>&1
   rc=$?; note "multigpu ctest exit $rc: $(grep -E 'tests passed|tests failed' "$OUT/ctest_multigpu.log")"
   [ $rc -eq 0 ] || status=1
+  # Each GPU's uploads alone and all at once (the NumPy call's halves of y ran at different rates).
+  note "multigpu uploads: $($BUILD/bench/bench_multi_gpu_upload 2>> "$OUT/summary.log")"
   # --upgrade: into an existing --target, pip leaves the package there as it was (a warm machine
   # ran the previous tree's build that way, run 40).
   python3 -m pip install -q --upgrade --no-build-isolation --no-deps --target /tmp/cudist-py \
