@@ -228,7 +228,7 @@ struct BoundedSearchKernel {
   /// them (and so ends with the best k of both): its rows' bars start at the k-th key of every
   /// column the chain of chunks before it saw. The pooled bars alone gave each chunk a bar from
   /// one other chunk's columns, and every chunk then paid ~13 exact sums per row to narrow it
-  /// (ncu, K2Lq at 8 and 32 chunks, H200 run 14 of 2026-11-28: 5.4 M against 11.7 M sums).
+  /// (ncu, K2Lq at 8 and 32 chunks, H200 run 115 of 2026-11-28: 5.4 M against 11.7 M sums).
   /// A chunk's answers are real pairs with their exact keys, so any chunk's (even a later one's)
   /// serve; MergeChunksKernel takes an entry held by several chunks once.
   __device__ static int last_finished_chunk(Params const& p, std::int64_t tile) {
