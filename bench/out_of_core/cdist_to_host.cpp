@@ -24,15 +24,9 @@
 #include <vector>
 
 #include "cudist/cudist.hpp"
+#include "cuda_check.hpp"
 
 namespace {
-
-void check(cudaError_t err, char const* what) {
-  if (err != cudaSuccess) {
-    std::fprintf(stderr, "bench_out_of_core: %s: %s\n", what, cudaGetErrorString(err));
-    std::exit(1);
-  }
-}
 
 struct Args {
   double factor = 1.1;

@@ -25,15 +25,9 @@
 #include <vector>
 
 #include "cudist/cudist.hpp"
+#include "cuda_check.hpp"
 
 namespace {
-
-void check(cudaError_t err, char const* what) {
-  if (err != cudaSuccess) {
-    std::fprintf(stderr, "bench_host_upload: %s: %s\n", what, cudaGetErrorString(err));
-    std::exit(1);
-  }
-}
 
 template <class F>
 double median_seconds(int repeats, F&& copy_once) {

@@ -26,17 +26,11 @@
 #include <vector>
 
 #include "cudist/cudist.hpp"
+#include "cuda_check.hpp"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-void check(cudaError_t err, char const* what) {
-  if (err != cudaSuccess) {
-    std::fprintf(stderr, "bench_multi_gpu_upload: %s: %s\n", what, cudaGetErrorString(err));
-    std::exit(1);
-  }
-}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());

@@ -17,6 +17,7 @@
 
 #include "core/cuda/check.hpp"
 #include "core/cuda/device_features.hpp"
+#include "core/cuda/launch_with_smem.cuh"
 #include "distance/detail/cuda/packed_u8_mma_full_store.cuh"
 #include "distance/detail/cuda/packed_u8_mma_tile.cuh"
 #include "distance/detail/cuda/packed_u8_rows.hpp"
@@ -136,18 +137,6 @@ bool direct_store_fits(PairwiseProblem const& pr) {
   auto const chunked = [](ConstMatrixView const& v) { return rows_allow_vectors(v.data, v.stride, 16, 1); };
   return pr.layout == OutputLayout::kFull && pr.x.cols % 16 == 0 && pr.x.cols <= Kernel::kMaxDepth &&
          chunked(pr.x) && chunked(pr.y);
-}
-
-/// Launches `kernel` with `smem` bytes of dynamic shared memory (opted in above 48 KB).
-template <class Params>
-void launch_with_smem(void (*kernel)(Params), dim3 grid, int threads, std::size_t smem, Params const& p,
-                      cudaStream_t stream) {
-  CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-  kernel<<<grid, threads, smem, stream>>>(p);
-  CUDIST_CHECK_LAUNCH();
-#if defined(CUDIST_DEBUG_SYNC)
-  CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
-#endif
 }
 
 template <bool kSigned, ByteFinish kFinish>

@@ -4,12 +4,11 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
 #include "core/cuda/check.hpp"
-#include "core/cuda/device_features.hpp"
+#include "core/cuda/launch_with_smem.cuh"
 
 namespace cudist::neighbors::detail::cuda {
 
@@ -30,21 +29,11 @@ void launch(std::int64_t items, int items_per_block, typename Kernel::Params con
 #endif
 }
 
-/// Launches a kernel that takes its Params by value with `smem` bytes of dynamic shared memory
-/// (opted in beyond the 48 KB default), checked. The opt-in is the device's whole allowance, the
-/// same in every call: the attribute belongs to the function, so setting it to each launch's size
-/// let a thread lower it between another thread's setting and launch (cudaErrorLaunchOutOfResources
-/// in SplitKnn's shards, run 14). The launch's own size decides occupancy, not the attribute.
+/// cudist::detail::cuda::launch_with_smem on a 1-D grid of `blocks`.
 template <class Params>
 void launch_with_smem(void (*kernel)(Params), std::int64_t blocks, int threads, std::size_t smem,
                       Params const& p, cudaStream_t stream) {
-  auto const allowance = std::max(smem, cudist::detail::cuda::max_block_shared_memory());
-  CUDIST_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(allowance)));
-  kernel<<<static_cast<unsigned>(blocks), threads, smem, stream>>>(p);
-  CUDIST_CHECK_LAUNCH();
-#if defined(CUDIST_DEBUG_SYNC)
-  CUDIST_CUDA_TRY(cudaStreamSynchronize(stream));
-#endif
+  cudist::detail::cuda::launch_with_smem(kernel, dim3(static_cast<unsigned>(blocks)), threads, smem, p, stream);
 }
 
 }  // namespace cudist::neighbors::detail::cuda

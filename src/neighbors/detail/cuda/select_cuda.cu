@@ -194,15 +194,17 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
     }
   }
   std::optional<Array> row_bars;  // the chunks of a row pool their bars (bounded_search_kernel.cuh)
-  std::optional<Array> finished_chunks;  // and top-k chunks start from earlier chunks' answers
   if (form && g.grid.chunks > 1) {
     row_bars = device_bytes(static_cast<std::size_t>(p.m()) * sizeof(std::uint32_t), stream);
     CUDIST_CUDA_TRY(cudaMemsetAsync(row_bars->data(), 0xff, row_bars->bytes(), stream));  // no bar yet
     f.row_bars = static_cast<std::uint32_t*>(row_bars->data());
+    f.grid.chunks_outer = true;
+  }
+  std::optional<Array> finished_chunks;  // top-k chunks start from earlier chunks' answers (k > 2)
+  if (form && !two_best && g.grid.chunks > 1) {
     finished_chunks = device_bytes(static_cast<std::size_t>(g.grid.row_tiles) * sizeof(int), stream);
     CUDIST_CUDA_TRY(cudaMemsetAsync(finished_chunks->data(), 0, finished_chunks->bytes(), stream));
     f.finished_chunks = static_cast<int*>(finished_chunks->data());
-    f.grid.chunks_outer = true;
   }
   if (exact_u8) {
     run_exact_u8_l2(f, a, stream);
