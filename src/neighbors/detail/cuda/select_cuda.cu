@@ -200,8 +200,8 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
     f.row_bars = static_cast<std::uint32_t*>(row_bars->data());
     f.grid.chunks_outer = true;
   }
-  std::optional<Array> finished_chunks;  // top-k chunks start from earlier chunks' answers (k > 2)
-  if (form && !two_best && g.grid.chunks > 1) {
+  std::optional<Array> finished_chunks;  // top-k chunks start from earlier chunks' answers (chunk_chain.cuh)
+  if ((form || exact_u8) && !two_best && g.grid.chunks > 1) {
     finished_chunks = device_bytes(static_cast<std::size_t>(g.grid.row_tiles) * sizeof(int), stream);
     CUDIST_CUDA_TRY(cudaMemsetAsync(finished_chunks->data(), 0, finished_chunks->bytes(), stream));
     f.finished_chunks = static_cast<int*>(finished_chunks->data());
