@@ -205,6 +205,7 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
     finished_chunks = device_bytes(static_cast<std::size_t>(g.grid.row_tiles) * sizeof(int), stream);
     CUDIST_CUDA_TRY(cudaMemsetAsync(finished_chunks->data(), 0, finished_chunks->bytes(), stream));
     f.finished_chunks = static_cast<int*>(finished_chunks->data());
+    f.grid.chunks_outer = true;  // a chunk's predecessor has usually finished when it starts
   }
   if (exact_u8) {
     run_exact_u8_l2(f, a, stream);
