@@ -6,6 +6,7 @@
 // 1 to n; the real SIFT descriptors. Built once per backend (knn_uint8_test_cpu, _cuda).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -103,6 +104,30 @@ TEST(KnnUint8, SiftSelfJoinAndMatchingAreExact) {
   for (std::int64_t k : {1, 2, 10, 64}) {
     auto const got = test::run_knn(a, b, k, Metric::kEuclidean);
     EXPECT_TRUE(knn_matches(got.distances, got.indices, exact_l2(ab))) << "box a -> box b, k=" << k;
+  }
+}
+
+TEST(KnnUint8, ChunksStartingFromEarlierChunksAnswerAsTheSimtPath) {
+  // More blocks than the GPU runs at once, chunk 0 of every row tile first: a top-k chunk that
+  // starts after an earlier chunk of its row tile finished begins from that chunk's answers
+  // (chunk_chain.cuh), and the merge must take an entry both hold once. Values in [0, 2] tie
+  // everywhere, y ends with copies of its first rows (equal keys in the first and last chunks),
+  // the last row tile is partial, and k = 64 reads the answers in two rounds of a warp.
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  if (!res.device.is_cuda()) GTEST_SKIP() << "the chained chunks are the CUDA tensor-core search's";
+  std::int64_t const m = test::reduced_run() ? 128 * 40 + 37 : 128 * 300 + 37, n = test::reduced_run() ? 6000 : 20000;
+  for (DType dtype : {DType::kUInt8, DType::kInt8}) {
+    int const lo = dtype == DType::kInt8 ? -1 : 0;
+    test::TestMatrix x = test::random_integers(m, 32, dtype, lo, lo + 2, 61);
+    test::TestMatrix y = test::random_integers(n, 32, dtype, lo, lo + 2, 67);
+    auto* yv = static_cast<std::uint8_t*>(y.array.data());
+    std::copy_n(yv, 300 * 32, yv + (n - 300) * 32);
+    Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+    for (std::int64_t k : {3, 10, 64}) {
+      auto const [tensor, simt] = test::on_both_paths([&] { return knn(res, xb, yb, k, Metric::kSqEuclidean); });
+      EXPECT_TRUE(test::identical(tensor, simt)) << m << " x " << n << ", k " << k << ", dtype " << static_cast<int>(dtype);
+    }
   }
 }
 

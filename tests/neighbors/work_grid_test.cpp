@@ -3,11 +3,13 @@
 // columns into adjacent runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <utility>
 #include <vector>
 
+#include "neighbors/detail/cuda/select_policy.hpp"
 #include "neighbors/detail/cuda/work_grid.cuh"
 
 namespace cudist::neighbors::detail::cuda {
@@ -77,6 +79,28 @@ TEST(WorkGrid, BatchesTakeEachTilesOwnColumns) {
       grid.chunks_outer = outer;
       SCOPED_TRACE(testing::Message() << chunks << " chunks, outer " << outer);
       expect_a_partition(grid, 0, tiles);
+    }
+  }
+}
+
+TEST(WorkGrid, ChunkCountsFillTheWavesTheSearchAsksFor) {
+  // (row tiles, column tiles, slots) of the benchmark cases on 132 SMs, the counts measured on an
+  // H200 (docs/tuning.md): no least number of blocks gives the plain split; a chained search asks
+  // for four waves of blocks, which it gets where 32 chunks can give them.
+  EXPECT_EQ(choose_chunks(79, 782, 132), 5);                // K2
+  EXPECT_EQ(choose_chunks(79, 782, 132, 4 * 132), 10);      // K2, chained: 790 blocks, 6 waves
+  EXPECT_EQ(choose_chunks(79, 1563, 264, 4 * 264), 20);     // K3i, chained
+  EXPECT_EQ(choose_chunks(1241, 1241, 264, 4 * 264), 17);   // K3: its row tiles fill the waves alone
+  EXPECT_EQ(choose_chunks(32, 157, 264), 8);                // K1 (best two: no chain)
+  for (std::int64_t rows : {1, 3, 79, 1000}) {
+    for (std::int64_t cols : {1, 2, 31, 1563}) {
+      for (int waves : {0, 4}) {
+        int const s = choose_chunks(rows, cols, 132, waves * 132);
+        SCOPED_TRACE(testing::Message() << rows << " x " << cols << " tiles, " << waves << " waves");
+        EXPECT_GE(s, 1);
+        EXPECT_LE(s, std::min<std::int64_t>(cols, kMaxChunks));
+        if (rows * std::min<std::int64_t>(cols, kMaxChunks) >= waves * 132) EXPECT_GE(rows * s, waves * 132);
+      }
     }
   }
 }

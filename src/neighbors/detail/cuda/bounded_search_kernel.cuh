@@ -37,6 +37,7 @@
 #include "core/cuda/interrupt_word.cuh"
 #include "distance/detail/cuda/mma_sync.cuh"
 #include "distance/detail/ops.hpp"
+#include "neighbors/detail/cuda/chunk_chain.cuh"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
 #include "neighbors/detail/cuda/mma_search_tiles.cuh"
 #include "neighbors/detail/cuda/rounded_rows.hpp"
@@ -77,7 +78,7 @@ struct BoundedSearchKernel {
     typename Select::Params select;
     cudist::detail::cuda::InterruptPoll interrupt;
     std::uint32_t* row_bars;  // (m): the best bar any chunk of the row has shared, ordered; or null
-    int* finished_chunks;     // (row tiles): 1 + the last chunk of the tile that wrote its answers; or null
+    ChunkChain chain;         // top-k: chunks start from earlier chunks' answers
   };
 
   /// A candidate waiting for its exact key: its column (from y_begin), the lane that found it
@@ -95,7 +96,7 @@ struct BoundedSearchKernel {
   struct SharedStorage {
     typename Select::SharedStorage select;
     WorkItem work;
-    int earlier;  // the chunk of the same row tile whose answers this one starts from, or -1
+    int earlier;  // the chunk of the same row tile whose answers this one starts from, or -1 (chunk_chain.cuh)
     Pending pending[kThreads / 32][kPendingCapacity];  // per warp
     // Per warp, published before a barrier; two copies by the barrier's parity, as a warp may
     // publish the next while a slower one still reads these.
@@ -122,7 +123,7 @@ struct BoundedSearchKernel {
   __device__ void operator()(Params const& p, SharedStorage& s, char* dynamic, std::int64_t block, int tid) const {
     if (tid == 0) {
       s.work = p.grid.item(block);
-      s.earlier = last_finished_chunk(p, s.work.row_tile);
+      s.earlier = Select::kTakesEarlierAnswers ? p.chain.last_finished(s.work.row_tile) : -1;
     }
     __syncthreads();
     WorkItem const& w = s.work;
@@ -219,30 +220,7 @@ struct BoundedSearchKernel {
       while (pending > 0) warp_round(p, select, w, local, s.pending[warp], pending);
     }
     select.finish();
-    if constexpr (Select::kTakesEarlierAnswers) {
-      if (p.finished_chunks != nullptr) publish_finished(p, w, tid);
-    }
-  }
-
-  /// A top-k chunk starts from the answers of the last chunk of its row tile that has written
-  /// them (and so ends with the best k of both): its rows' bars start at the k-th key of every
-  /// column the chain of chunks before it saw. The pooled bars alone gave each chunk a bar from
-  /// one other chunk's columns, and every chunk then paid ~13 exact sums per row to narrow it
-  /// (ncu, K2Lq at 8 and 32 chunks, H200 run 115 of 2026-11-28: 5.4 M against 11.7 M sums).
-  /// A chunk's answers are real pairs with their exact keys, so any chunk's (even a later one's)
-  /// serve; MergeChunksKernel takes an entry held by several chunks once.
-  __device__ static int last_finished_chunk(Params const& p, std::int64_t tile) {
-    if (!Select::kTakesEarlierAnswers || p.finished_chunks == nullptr) return -1;
-    int const finished = atomicAdd(p.finished_chunks + tile, 0);
-    __threadfence();  // the answers it names are read after it (by the block, after a barrier)
-    return finished - 1;
-  }
-
-  /// After the chunk's answers: every thread's writes, then the tile's word.
-  __device__ static void publish_finished(Params const& p, WorkItem const& w, int tid) {
-    __threadfence();
-    __syncthreads();
-    if (tid == 0) atomicMax(p.finished_chunks + w.row_tile, w.chunk + 1);
+    if constexpr (Select::kTakesEarlierAnswers) p.chain.publish(w, tid);
   }
 
   /// Each chunk of a row tile would start from a cold bar, and the exact sums of that warm-up grow

@@ -38,7 +38,7 @@ struct BoundedSearch {
       p.select = *select;
       p.interrupt = cudist::detail::cuda::interrupt_poll();
       p.row_bars = f.row_bars;
-      p.finished_chunks = f.finished_chunks;
+      p.chain.finished = f.finished_chunks;
       launch_with_smem(fused_select_kernel<K>, f.blocks, K::kThreads, K::smem_bytes(*select, form.x.depth), p, stream);
     });
   }

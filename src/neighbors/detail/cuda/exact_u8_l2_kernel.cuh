@@ -21,6 +21,7 @@
 
 #include "core/cuda/interrupt_word.cuh"
 #include "distance/detail/cuda/mma_sync.cuh"
+#include "neighbors/detail/cuda/chunk_chain.cuh"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
 #include "neighbors/detail/cuda/mma_search_tiles.cuh"
 #include "neighbors/detail/cuda/warp_offer_queue.cuh"
@@ -61,11 +62,13 @@ struct ExactByteL2Kernel {
     bool exclude_self;
     typename Select::Params select;
     cudist::detail::cuda::InterruptPoll interrupt;
+    ChunkChain chain;  // top-k: chunks start from earlier chunks' answers
   };
 
   struct SharedStorage {
     typename Select::SharedStorage select;
     WorkItem work;
+    int earlier;  // the chunk of the same row tile whose answers this one starts from, or -1
     alignas(16) std::uint32_t y_sq[2][kTile];  // the squares of the columns of each y buffer (0 past the end)
     typename Offers::Storage offers;
   };
@@ -90,12 +93,18 @@ struct ExactByteL2Kernel {
 
   __device__ void operator()(Params const& p, SharedStorage& s, char* dynamic, std::int64_t block, int tid) const {
     namespace mma = cudist::detail::cuda::mma;
-    if (tid == 0) s.work = p.grid.item(block);
+    if (tid == 0) {
+      s.work = p.grid.item(block);
+      s.earlier = Select::kTakesEarlierAnswers ? p.chain.last_finished(s.work.row_tile) : -1;
+    }
     __syncthreads();
     WorkItem const& w = s.work;
     ThreadPlace const at{tid};
     auto* const tiles = reinterpret_cast<unsigned char*>(dynamic);
     Select select(p.select, s.select, dynamic + Tiles::block_bytes(Tiles::row_bytes(p.depth)), w, at);
+    if constexpr (Select::kTakesEarlierAnswers) {
+      if (s.earlier >= 0) select.take_answers(s.earlier);
+    }
     int const warp = tid / 32, lane = tid % 32, q = lane % 4;
     Offers offers(s.offers, warp, lane);
     std::size_t const tile_bytes = static_cast<std::size_t>(kTile) * Tiles::row_bytes(p.depth);
@@ -160,6 +169,7 @@ struct ExactByteL2Kernel {
     }
     offers.flush(select);
     select.finish();
+    if constexpr (Select::kTakesEarlierAnswers) p.chain.publish(w, tid);
   }
 
   /// Offers (or queues) the lanes' candidates of one half (mask bit 2 nt + j per slot), one per

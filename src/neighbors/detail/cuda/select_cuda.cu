@@ -82,7 +82,8 @@ struct GridPlan {
   std::optional<Array> table;  // a batch's row tiles, on the device
 };
 
-GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, cudaStream_t stream) {
+/// `chained`: the search's chunks start from earlier chunks' answers (choose_chunks' min_blocks).
+GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, bool chained, cudaStream_t stream) {
   constexpr int kRows = WorkGrid::kTileRows;
   std::int64_t const slots =
       static_cast<std::int64_t>(cudist::detail::cuda::multiprocessors()) * (block_smem <= kTwoBlocksSmem ? 2 : 1);
@@ -100,7 +101,7 @@ GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, cudaStream_t 
     }
   }
   g.grid.row_tiles = row_tiles;
-  g.grid.chunks = choose_chunks(row_tiles, col_tiles, slots);
+  g.grid.chunks = choose_chunks(row_tiles, col_tiles, slots, chained ? 4 * slots : 0);
   g.blocks = row_tiles * g.grid.chunks;
   CUDIST_EXPECTS(g.blocks <= std::numeric_limits<int>::max(), "neighbours: " << row_tiles << " row tiles are beyond one launch");
   g.grid.single = RowTile{0, p.m(), 0, 0, p.n()};
@@ -180,7 +181,7 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
   std::size_t const smem = exact_u8  ? exact_u8_l2_smem(k, 4 * p.pairwise.x.cols)
                            : bounded ? bounded_search_smem(p, k)
                                      : fused_knn_smem(p, k);
-  GridPlan const g = plan_grid(p, smem, stream);
+  GridPlan const g = plan_grid(p, smem, (exact_u8 || bounded) && !two_best, stream);
   Array partial = device_bytes(static_cast<std::size_t>(p.m() * g.grid.chunks * k) * entry, stream);
   a.partial = partial.data();
   a.chunks = g.grid.chunks;
@@ -200,11 +201,12 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
     f.row_bars = static_cast<std::uint32_t*>(row_bars->data());
     f.grid.chunks_outer = true;
   }
-  std::optional<Array> finished_chunks;  // top-k chunks start from earlier chunks' answers (k > 2)
-  if (form && !two_best && g.grid.chunks > 1) {
+  std::optional<Array> finished_chunks;  // top-k chunks start from earlier chunks' answers (chunk_chain.cuh)
+  if ((form || exact_u8) && !two_best && g.grid.chunks > 1) {
     finished_chunks = device_bytes(static_cast<std::size_t>(g.grid.row_tiles) * sizeof(int), stream);
     CUDIST_CUDA_TRY(cudaMemsetAsync(finished_chunks->data(), 0, finished_chunks->bytes(), stream));
     f.finished_chunks = static_cast<int*>(finished_chunks->data());
+    f.grid.chunks_outer = true;  // a chunk's predecessor has usually finished when it starts
   }
   if (exact_u8) {
     run_exact_u8_l2(f, a, stream);
@@ -383,7 +385,7 @@ RadiusResult radius(SelectProblem const& p, double r, void* stream_handle) {
   std::int64_t const m = p.m();
   std::vector<Array> keep;
   SelectProblem const q = fused_form(p, keep, stream);
-  GridPlan const g = plan_grid(q, kEngineSmem, stream);
+  GridPlan const g = plan_grid(q, kEngineSmem, false, stream);
   std::int64_t const slots = m * g.grid.chunks;  // (row, chunk) counts, then one for the total
 
   Array counts = device_array(1, slots + 1, DType::kInt64, stream);

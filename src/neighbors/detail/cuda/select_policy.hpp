@@ -42,11 +42,19 @@ inline int row_buffer_capacity(std::int64_t k) {
 
 /// Column chunks per row tile: the fewest that minimise (waves of blocks) x (tiles per block),
 /// so that few row tiles still fill the GPU without a long tail (K1: 32 row tiles on 264 slots
-/// take 8 chunks of 20 tiles; K2: 79 row tiles, 10 chunks, 1.3 % above a perfect split).
-inline int choose_chunks(std::int64_t row_tiles, std::int64_t col_tiles, std::int64_t slots) {
+/// take 8 chunks of 20 tiles; K2: 79 row tiles, 10 chunks, 1.3 % above a perfect split), among
+/// the counts that give at least `min_blocks` blocks where 32 chunks can. A search whose chunks
+/// start from earlier chunks' answers (chunk_chain.cuh) asks for 4 waves' worth: the blocks of the
+/// first wave start before any chunk of their row tile has finished, so they start cold, and
+/// with 4 waves at most a quarter of the blocks do (H200, 2026-11-28, same run: K3i 10 -> 20
+/// chunks 3.05 -> 2.59 ms, K2 5 -> 10 chunks 4.04 -> 3.78 ms, K2c 5 -> 10 chunks +2 %;
+/// docs/tuning.md).
+inline int choose_chunks(std::int64_t row_tiles, std::int64_t col_tiles, std::int64_t slots, std::int64_t min_blocks = 0) {
+  std::int64_t const most = std::min<std::int64_t>(kMaxChunks, std::max<std::int64_t>(col_tiles, 1));
+  std::int64_t const fill = (min_blocks + row_tiles - 1) / std::max<std::int64_t>(row_tiles, 1);
   int best = 1;
   std::int64_t best_cost = std::numeric_limits<std::int64_t>::max();
-  for (int s = 1; s <= kMaxChunks && s <= std::max<std::int64_t>(col_tiles, 1); ++s) {
+  for (int s = static_cast<int>(std::clamp<std::int64_t>(fill, 1, most)); s <= most; ++s) {
     std::int64_t const waves = (row_tiles * s + slots - 1) / slots;
     std::int64_t const cost = waves * ((col_tiles + s - 1) / s);
     if (cost < best_cost) {

@@ -39,6 +39,7 @@ void launch(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
   p.exclude_self = sp.rank.exclude_self;
   p.select = *select;
   p.interrupt = cudist::detail::cuda::interrupt_poll();
+  p.chain.finished = f.finished_chunks;
   launch_with_smem(fused_select_kernel<Kernel>, f.blocks, Kernel::kThreads, Kernel::smem_bytes(*select, p.depth), p,
                    stream);
 }
