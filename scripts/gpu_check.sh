@@ -13,6 +13,8 @@
 #   SANITIZE_BINARIES="sparse|split" ...                               (a subset of the test binaries)
 #   scripts/gpu_check.sh build multigpu   (2+ GPUs: device-set tests, then 2 GPUs vs 1 on k=10 knn,
 #                                          and Dask with a worker per GPU against it: carry .whl)
+#   scripts/gpu_check.sh prebuilt test ... (instead of build: the binaries scripts/prebuilt.sh packed
+#                                          on the machine without a GPU; carry .prebuilt)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-check-out}
@@ -23,6 +25,12 @@ BUILD=${BUILD_DIR:-build-gpu}  # outside the repo to survive re-sent trees on a 
 status=0
 
 note() { echo "== $*" | tee -a "$OUT/summary.log"; }
+
+if want prebuilt; then
+  scripts/prebuilt.sh unpack | tee -a "$OUT/summary.log"
+  [ -x /tmp/cudist-this/build-sm90/tools/cudist/cudist ] || { note "prebuilt: no pack of this tree"; exit 1; }
+  BUILD=/tmp/cudist-this/build-sm90
+fi
 
 if want build; then
   note "build ($(nproc) cores) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
