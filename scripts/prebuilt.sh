@@ -9,9 +9,8 @@
 #              and packs the binaries and ctest's files into .prebuilt/NAME.tar.xz (NAME: this or
 #              REV's short hash). Carry .prebuilt.
 #   device:  scripts/prebuilt.sh unpack
-#              puts every pack where its binaries expect it; then, for this tree,
-#              BUILD_DIR=/tmp/cudist-this/build-sm90 scripts/gpu_check.sh test ... (no build step),
-#              /tmp/cudist-this/build-sm90/tools/cudist/cudist, and for REV,
+#              puts every pack where its binaries expect it: this tree's in /tmp/cudist-this/build-sm90
+#              (scripts/gpu_check.sh prebuilt test ... unpacks and runs them), REV's tool as
 #              /tmp/cudist-REV/build-sm90/tools/cudist/cudist.
 #
 # The binaries name their source tree's data folder and ctest names the binaries by absolute

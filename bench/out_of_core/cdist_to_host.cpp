@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "cudist/cudist.hpp"
-#include "cuda_check.hpp"
+#include "common.hpp"
 
 namespace {
 
@@ -55,11 +55,6 @@ Args parse(int argc, char** argv) {
     }
   }
   return a;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t) {

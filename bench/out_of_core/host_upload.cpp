@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "cudist/cudist.hpp"
-#include "cuda_check.hpp"
+#include "common.hpp"
 
 namespace {
 

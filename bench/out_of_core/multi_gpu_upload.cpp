@@ -26,16 +26,11 @@
 #include <vector>
 
 #include "cudist/cudist.hpp"
-#include "cuda_check.hpp"
+#include "common.hpp"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 /// The host memory node the kernel reports for the GPU's PCI device (-1: unknown).
 int numa_node(int gpu, std::string& bus) {

@@ -42,8 +42,8 @@ struct MergeChunksKernel {
     Entry next = lane < p.chunks && p.per_chunk > 0 ? mine[0] : Traits::empty();
     for (std::int64_t r = 0; r < p.k; ++r) {
       Entry const best = warp_min(next);
-      // Every lane holding it advances: a top-k chunk of the tensor-core search may hold entries
-      // of the earlier chunk it started from (bounded_search_kernel.cuh's take_answers).
+      // Every lane holding it advances: a top-k chunk of a tensor-core search may hold entries
+      // of the earlier chunk it started from (chunk_chain.cuh).
       if (best != Traits::empty() && next == best) {
         ++head;
         next = head < p.per_chunk ? mine[head] : Traits::empty();

@@ -181,7 +181,8 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
   std::size_t const smem = exact_u8  ? exact_u8_l2_smem(k, 4 * p.pairwise.x.cols)
                            : bounded ? bounded_search_smem(p, k)
                                      : fused_knn_smem(p, k);
-  GridPlan const g = plan_grid(p, smem, (exact_u8 || bounded) && !two_best, stream);
+  bool const chained = (exact_u8 || bounded) && !two_best;  // top-k chunks start from earlier chunks' answers
+  GridPlan const g = plan_grid(p, smem, chained, stream);
   Array partial = device_bytes(static_cast<std::size_t>(p.m() * g.grid.chunks * k) * entry, stream);
   a.partial = partial.data();
   a.chunks = g.grid.chunks;
@@ -201,8 +202,8 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
     f.row_bars = static_cast<std::uint32_t*>(row_bars->data());
     f.grid.chunks_outer = true;
   }
-  std::optional<Array> finished_chunks;  // top-k chunks start from earlier chunks' answers (chunk_chain.cuh)
-  if ((form || exact_u8) && !two_best && g.grid.chunks > 1) {
+  std::optional<Array> finished_chunks;  // the chain's words (chunk_chain.cuh)
+  if (chained && (form || exact_u8) && g.grid.chunks > 1) {
     finished_chunks = device_bytes(static_cast<std::size_t>(g.grid.row_tiles) * sizeof(int), stream);
     CUDIST_CUDA_TRY(cudaMemsetAsync(finished_chunks->data(), 0, finished_chunks->bytes(), stream));
     f.finished_chunks = static_cast<int*>(finished_chunks->data());
