@@ -48,10 +48,12 @@ case "${1:-}" in
     fi
     cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
     mkdir -p .prebuilt
-    # The binaries, the library and ctest's files (gtest_discover_tests lists a binary's tests
-    # when ctest runs).
+    # ctest's lists of each binary's tests, made here (gtest_discover_tests would make them on the
+    # device with its own CMake, whose GoogleTest module lists none of them: run 125).
+    ctest --test-dir "$build" -N > /dev/null
+    # The binaries, the library and ctest's files.
     (cd "$build" && find . ! -path '*/CMakeFiles/*' \( -name 'libcudist.so*' -o -type f \( -name CTestTestfile.cmake \
-        -o -name '*_include.cmake' -o \( -perm -u+x ! -name '*.so*' ! -name '*.sh' \) \) \) -print0 |
+        -o -name '*_include.cmake' -o -name '*_tests.cmake' -o \( -perm -u+x ! -name '*.so*' ! -name '*.sh' \) \) \) -print0 |
       XZ_OPT=-T0 tar --null -cJf "$repo/.prebuilt/$name.tar.xz" -T -)
     echo "prebuilt: .prebuilt/$name.tar.xz ($(du -h ".prebuilt/$name.tar.xz" | cut -f1)), built from $src"
     ;;
@@ -65,6 +67,9 @@ case "${1:-}" in
         mkdir -p "/tmp/cudist-$name" && ln -sfn "$repo/data" "/tmp/cudist-$name/data"
       fi
       mkdir -p "/tmp/cudist-$name/build-sm90" && tar -xJf "$pack" -C "/tmp/cudist-$name/build-sm90"
+      # The packed test lists newer than the binaries and ctest's include files: ctest reads them
+      # instead of listing the tests again.
+      find "/tmp/cudist-$name/build-sm90" -name '*_tests.cmake' -exec touch {} +
       echo "prebuilt: $name in /tmp/cudist-$name/build-sm90"
     done
     ;;
