@@ -32,6 +32,13 @@ struct MmaColumnTiles {
   /// A block's three tiles (x, and y double-buffered) of rows of `row_bytes`, in shared memory.
   static CUDIST_HD std::size_t block_bytes(int row_bytes) { return 3 * static_cast<std::size_t>(kTile) * row_bytes; }
 
+  /// y's buffer buf (0 or 1), after x's tile among the block's tiles of tile_bytes each: computed,
+  /// not read from an array of the two (indexed at run time, the array lives in local memory: a
+  /// load on every half's path, ncu run 125).
+  __device__ static unsigned char* y_buffer(unsigned char* tiles, std::size_t tile_bytes, int buf) {
+    return tiles + (1 + buf) * tile_bytes;
+  }
+
   /// Where a tile's row r (0..127) goes among its shared rows: in order (y's columns, and x's
   /// rows where warp w owns rows 16 w .. 16 w + 15), or in the fused consumers' row order
   /// (mma::mma_row_slot); a kernel may order its columns as its epilogue wants them.
@@ -60,26 +67,38 @@ struct MmaColumnTiles {
     unsigned char const* src = base + (row0 + first) * stride + 16 * q;
     auto const to = static_cast<unsigned>(__cvta_generic_to_shared(dst)) + 16 * q;
     int const rb = row_bytes(data_bytes);
+    if (row0 + kTile <= rows && q < data_chunks) {  // every row there, no zero fill: no test per copy
+#pragma unroll 4
+      for (int r = first; r < kTile; r += step, src += step * stride) mma::copy_async<16>(to + slot(r) * rb, src, 16);
+      return;
+    }
     for (int r = first; r < kTile; r += step, src += step * stride) {
       bool const live = row0 + r < rows && q < data_chunks;
       mma::copy_async<16>(to + slot(r) * rb, live ? src : base, live ? 16 : 0);
     }
   }
 
-  /// The warp's 16 rows x columns 64 half .. 64 half + 63 into c (zeroed first): mma(c[nt], a,
-  /// b0, b1) per 32-byte step.
+  /// The warp's 16 rows x columns 64 half .. 64 half + 63 into c (zeroed first).
   template <class Acc, class Mma>
   __device__ static void contract(unsigned char const* xs, unsigned char const* ys, int data_bytes, int warp,
                                   int lane, int half, Acc (&c)[kNTiles][4], Mma mma) {
+#pragma unroll
+    for (int nt = 0; nt < kNTiles; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) c[nt][e] = Acc(0);
+    accumulate(xs, ys, data_bytes, warp, lane, half, c, mma);
+  }
+
+  /// The same products added to c as it stands: mma(c[nt], a, b0, b1) per 32-byte step. A kernel
+  /// that starts c from a per-column term gets it without an instruction per entry.
+  template <class Acc, class Mma>
+  __device__ static void accumulate(unsigned char const* xs, unsigned char const* ys, int data_bytes, int warp,
+                                    int lane, int half, Acc (&c)[kNTiles][4], Mma mma) {
     int const rb = row_bytes(data_bytes);
     // ldmatrix.x4 rows: A, (rows 0-7 | 8-15) x (bytes 0-15 | 16-31); B, two n8 tiles x (bytes
     // 0-15 | 16-31).
     unsigned char const* a_row = xs + (16 * warp + lane % 8 + 8 * ((lane / 8) % 2)) * rb + 16 * (lane / 16);
     unsigned char const* b_row = ys + (64 * half + 8 * (lane / 16) + lane % 8) * rb + 16 * ((lane / 8) % 2);
-#pragma unroll
-    for (int nt = 0; nt < kNTiles; ++nt)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) c[nt][e] = Acc(0);
     for (int k = 0; k < step_bytes(data_bytes); k += 32) {
       unsigned a[4];
       mma::ldmatrix_x4(a, a_row + k);

@@ -137,7 +137,7 @@ struct BoundedSearchKernel {
     int const warp = tid / 32, lane = tid % 32, g = lane / 4, q = lane % 4;
     std::size_t const tile_bytes = static_cast<std::size_t>(kTile) * row_bytes(depth);
     unsigned char* const xs = tiles;
-    unsigned char* const ys[2] = {tiles + tile_bytes, tiles + 2 * tile_bytes};
+    auto const ys = [&](int buf) { return Tiles::y_buffer(tiles, tile_bytes, buf); };
 
     // The thread's two rows (slots): tile rows fragment(2 warp + s, g).
     int const local[2] = {fragment(2 * warp, g), fragment(2 * warp + 1, g)};
@@ -148,7 +148,7 @@ struct BoundedSearchKernel {
 
     if (w.col_begin < w.col_end) {
       load_tile(p.x.values, w.tile.row_end, depth, w.tile.row0, xs, typename Tiles::ConsumerRows{}, tid);
-      load_tile(p.y.values, w.tile.y_end, depth, w.col_begin, ys[0], typename Tiles::InOrder{}, tid);
+      load_tile(p.y.values, w.tile.y_end, depth, w.col_begin, ys(0), typename Tiles::InOrder{}, tid);
     }
     int pending = 0;  // candidates in the warp's list (warp-uniform)
     int phase = 0;    // which copy of the published counts: flips at every publication
@@ -161,7 +161,7 @@ struct BoundedSearchKernel {
         if (lane == 0) s.pending_count[phase][warp] = pending;
       }
       __syncthreads();  // this tile is in; every warp is done with the other buffer; counts published
-      if (col0 + kTile < w.col_end) load_tile(p.y.values, w.tile.y_end, depth, col0 + kTile, ys[buf ^ 1], typename Tiles::InOrder{}, tid);
+      if (col0 + kTile < w.col_end) load_tile(p.y.values, w.tile.y_end, depth, col0 + kTile, ys(buf ^ 1), typename Tiles::InOrder{}, tid);
       if constexpr (kBlockRounds) {  // half a block's worth makes a round
         if (block_pending(s.pending_count[phase]) >= kThreads / 2) block_round(p, select, w, local, s, phase, pending);
       }
@@ -169,14 +169,14 @@ struct BoundedSearchKernel {
       std::uint32_t valid[2];
       Tiles::valid_masks(w, col0, row, q, p.exclude_self, valid);
       if (tiles_done == 0) {
-        seed(p, select, xs, ys[buf], col0, valid, x_row, seed_bar);
+        seed(p, select, xs, ys(buf), col0, valid, x_row, seed_bar);
         share_bars(p, select, local, row, w.tile.row_end, seed_bar);
       }
 
 #pragma unroll 1
       for (int half = 0; half < 2; ++half) {
         float c[kNTiles][4];
-        Tiles::contract(xs, ys[buf], 2 * depth, warp, lane, half, c, mma::MmaF16{});
+        Tiles::contract(xs, ys(buf), 2 * depth, warp, lane, half, c, mma::MmaF16{});
         // Candidates: pairs whose lower bound does not exceed the row's bar.
         typename Bound::Limit const limit[2] = {Bound::limit(p.bound, x_row[0], select.bar(0, local[0]), seed_bar[0]),
                                                 Bound::limit(p.bound, x_row[1], select.bar(1, local[1]), seed_bar[1])};

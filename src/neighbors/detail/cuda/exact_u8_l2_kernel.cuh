@@ -7,6 +7,12 @@
 // to the engine's 8 x 8 layout, and its consumers then test them: the exchange, the key
 // construction and its spills were what bounded K3 there (docs/tuning.md).
 //
+// The accumulators start from each column's -floor(|y|^2 / 2) instead of 0, so the MMA leaves
+// acc = x.y - floor(|y|^2 / 2) and key = |x|^2 + (|y|^2 & 1) - 2 acc: no pair can enter unless
+// acc >= ceil((|x|^2 - bar) / 2), which a lane tests on the maximum of its row's 16 entries, one
+// instruction per entry. Only halves where some lane passes build the pairs' masks (a third of
+// K3's; the per-pair test and mask were 151 of a half's 270 instructions, ncu run 125).
+//
 // Block: 8 warps on a 128-row tile of x (resident for the chunk) and the chunk's column tiles of
 // y, double-buffered with their rows' squares (mma_search_tiles.cuh). Warp w owns the 16 tile rows
 // of the consumers' layout; each thread sees 2 rows ("slots") x 16 columns per half of a tile.
@@ -70,6 +76,9 @@ struct ExactByteL2Kernel {
     WorkItem work;
     int earlier;  // the chunk of the same row tile whose answers this one starts from, or -1
     alignas(16) std::uint32_t y_sq[2][kTile];  // the squares of the columns of each y buffer (0 past the end)
+    // The accumulators' start in the MMA's layout, -floor(y_sq / 2) per column: columns 2 i and
+    // 2 i + 1 at 4 i .. 4 i + 3 as (2 i, 2 i + 1, 2 i, 2 i + 1), the rows g and g + 8 of a lane.
+    alignas(16) int dot_start[2][2 * kTile];
     typename Offers::Storage offers;
   };
 
@@ -80,15 +89,22 @@ struct ExactByteL2Kernel {
     return kDynamicOffset + Tiles::block_bytes(Tiles::row_bytes(depth)) + Select::dynamic_smem_bytes(s);
   }
 
-  /// Column tile col0 of y and its rows' squares into buffer `buf`.
-  __device__ static void load_columns(Params const& p, WorkItem const& w, std::int64_t col0, unsigned char* ys,
-                                      std::uint32_t* y_sq, int tid) {
+  /// Column tile col0 of y into `ys` (asynchronous), and the square of its column tid (0 past the
+  /// end, and for tid >= kTile), which the thread stores with store_squares once the tile's
+  /// MMAs have hidden the load.
+  __device__ static std::uint32_t load_columns(Params const& p, WorkItem const& w, std::int64_t col0,
+                                               unsigned char* ys, int tid) {
     Tiles::load(p.y, p.ldy, w.tile.y_end, p.depth, col0, ys, typename Tiles::InOrder{}, tid);
-    if (tid < kTile) {
-      bool const live = col0 + tid < w.tile.y_end;
-      cudist::detail::cuda::mma::copy_async<4>(static_cast<unsigned>(__cvta_generic_to_shared(y_sq + tid)),
-                                               live ? p.y_sq + col0 + tid : p.y_sq, live ? 4 : 0);
-    }
+    return tid < kTile && col0 + tid < w.tile.y_end ? p.y_sq[col0 + tid] : 0u;
+  }
+
+  /// Buffer buf's column tid: its square and its accumulators' start.
+  __device__ static void store_squares(SharedStorage& s, int buf, int tid, std::uint32_t y_sq) {
+    if (tid >= kTile) return;
+    s.y_sq[buf][tid] = y_sq;
+    int const start = -static_cast<int>(y_sq >> 1), at = 4 * (tid / 2) + tid % 2;
+    s.dot_start[buf][at] = start;
+    s.dot_start[buf][at + 2] = start;
   }
 
   __device__ void operator()(Params const& p, SharedStorage& s, char* dynamic, std::int64_t block, int tid) const {
@@ -109,7 +125,7 @@ struct ExactByteL2Kernel {
     Offers offers(s.offers, warp, lane);
     std::size_t const tile_bytes = static_cast<std::size_t>(kTile) * Tiles::row_bytes(p.depth);
     unsigned char* const xs = tiles;
-    unsigned char* const ys[2] = {tiles + tile_bytes, tiles + 2 * tile_bytes};
+    auto const ys = [&](int buf) { return Tiles::y_buffer(tiles, tile_bytes, buf); };
 
     // The thread's two rows (slots): tile rows fragment(2 warp + s, g).
     int const local[2] = {fragment(2 * warp, lane / 4), fragment(2 * warp + 1, lane / 4)};
@@ -119,47 +135,49 @@ struct ExactByteL2Kernel {
 
     if (w.col_begin < w.col_end) {
       Tiles::load(p.x, p.ldx, w.tile.row_end, p.depth, w.tile.row0, xs, typename Tiles::ConsumerRows{}, tid);
-      load_columns(p, w, w.col_begin, ys[0], s.y_sq[0], tid);
+      store_squares(s, 0, tid, load_columns(p, w, w.col_begin, ys(0), tid));
     }
     int tiles_done = 0;
     for (std::int64_t col0 = w.col_begin; col0 < w.col_end; col0 += kTile, ++tiles_done) {
       int const buf = tiles_done % 2;
       mma::wait_async_copies();
       __syncthreads();  // this tile is in; every warp is done with the other buffer
-      if (col0 + kTile < w.col_end) load_columns(p, w, col0 + kTile, ys[buf ^ 1], s.y_sq[buf ^ 1], tid);
+      bool const more = col0 + kTile < w.col_end;
+      std::uint32_t const next_sq = more ? load_columns(p, w, col0 + kTile, ys(buf ^ 1), tid) : 0u;
 
       std::uint32_t valid[2];
       Tiles::valid_masks(w, col0, row, q, p.exclude_self, valid);
 #pragma unroll 1
       for (int half = 0; half < 2; ++half) {
         int c[kNTiles][4];
-        Tiles::contract(xs, ys[buf], p.depth, warp, lane, half, c, mma::MmaBytes<kSigned>{});
-        // key = x_sq + (y_sq - 2 x.y) <= bar  <=>  y_sq - 2 x.y <= bar - x_sq (all below 2^25).
-        int t_max[2];
-#pragma unroll
-        for (int sl = 0; sl < 2; ++sl) {
-          long long const m = static_cast<long long>(select.bar(sl, local[sl])) - x_sq[sl];
-          t_max[sl] = static_cast<int>(m < 0x7fffffff ? m : 0x7fffffff);
-        }
-        std::uint32_t cand[2] = {0, 0};
 #pragma unroll
         for (int nt = 0; nt < kNTiles; ++nt) {
-          uint2 const y_sq = *reinterpret_cast<uint2 const*>(&s.y_sq[buf][64 * half + 8 * nt + 2 * q]);
-#pragma unroll
-          for (int j = 0; j < 2; ++j) {
-#pragma unroll
-            for (int sl = 0; sl < 2; ++sl) {
-              int const t = static_cast<int>(j == 0 ? y_sq.x : y_sq.y) - 2 * c[nt][2 * sl + j];
-              cand[sl] |= static_cast<std::uint32_t>(t <= t_max[sl]) << (2 * nt + j);
-            }
-          }
+          int4 const start = *reinterpret_cast<int4 const*>(&s.dot_start[buf][128 * half + 16 * nt + 4 * q]);
+          c[nt][0] = start.x, c[nt][1] = start.y, c[nt][2] = start.z, c[nt][3] = start.w;
         }
-        cand[0] &= valid[0] >> (16 * half);
-        cand[1] &= valid[1] >> (16 * half);
-        if (__any_sync(kFullWarp, (cand[0] | cand[1]) != 0)) {
+        Tiles::accumulate(xs, ys(buf), p.depth, warp, lane, half, c, mma::MmaBytes<kSigned>{});
+        // key <= bar  =>  2 acc >= x_sq - bar; `lo` is the least such acc (x_sq - bar > -2^32 fits).
+        int lo[2];
+#pragma unroll
+        for (int sl = 0; sl < 2; ++sl) {
+          long long const m = static_cast<long long>(x_sq[sl]) - select.bar(sl, local[sl]);
+          lo[sl] = static_cast<int>((m + 1) >> 1);
+        }
+        if (__any_sync(kFullWarp, row_max(c, 0) >= lo[0] || row_max(c, 1) >= lo[1])) {
+          std::uint32_t cand[2] = {0, 0};
+#pragma unroll
+          for (int nt = 0; nt < kNTiles; ++nt)
+#pragma unroll
+            for (int j = 0; j < 2; ++j)
+#pragma unroll
+              for (int sl = 0; sl < 2; ++sl)
+                cand[sl] |= static_cast<std::uint32_t>(c[nt][2 * sl + j] >= lo[sl]) << (2 * nt + j);
+          cand[0] &= valid[0] >> (16 * half);
+          cand[1] &= valid[1] >> (16 * half);
           offer(select, offers, w, col0 + 64 * half, local, x_sq, s.y_sq[buf] + 64 * half, c, cand);
         }
       }
+      if (more) store_squares(s, buf ^ 1, tid, next_sq);  // read after the next barrier
       select.end_tile();
 
       if (tiles_done % kPollTiles == kPollTiles - 1 && cudist::detail::cuda::block_interrupted(p.interrupt)) {
@@ -172,9 +190,21 @@ struct ExactByteL2Kernel {
     if constexpr (Select::kTakesEarlierAnswers) p.chain.publish(w, tid);
   }
 
-  /// Offers (or queues) the lanes' candidates of one half (mask bit 2 nt + j per slot), one per
-  /// lane at a time (the consumer's offer is warp-collective: every lane calls, the same number
-  /// of times).
+  /// The largest accumulator of slot sl's 16 entries, as a tree (independent steps).
+  __device__ static int row_max(int const (&c)[kNTiles][4], int sl) {
+    int m[kNTiles];
+#pragma unroll
+    for (int nt = 0; nt < kNTiles; ++nt) m[nt] = max(c[nt][2 * sl], c[nt][2 * sl + 1]);
+#pragma unroll
+    for (int width = kNTiles / 2; width > 0; width /= 2)
+#pragma unroll
+      for (int i = 0; i < width; ++i) m[i] = max(m[i], m[i + width]);
+    return m[0];
+  }
+
+  /// Offers (or queues) the lanes' candidates of one half (mask bit 2 nt + j per slot; c holds
+  /// acc = x.y - floor(y_sq / 2)), one per lane at a time (the consumer's offer is
+  /// warp-collective: every lane calls, the same number of times).
   /// Most halves hold a few candidates (a row's bar tightens over the whole chunk), so this runs
   /// often: a candidate's dot product is picked from c by compile-time selects, as indexing c by
   /// a run-time bit would move the accumulators to local memory (and a per-thread array of the
@@ -193,13 +223,15 @@ struct ExactByteL2Kernel {
         int const b = __ffs(static_cast<int>(bits)) - 1;
         // Not cand[sl]: a run-time index would move cand to local memory.
         (sl == 0 ? cand[0] : cand[1]) = bits & (bits - 1);
-        int dot = 0;
+        int acc = 0;
 #pragma unroll
         for (int i = 0; i < 2 * kNTiles; ++i) {
-          if (i == b) dot = sl == 0 ? c[i / 2][i % 2] : c[i / 2][2 + i % 2];
+          if (i == b) acc = sl == 0 ? c[i / 2][i % 2] : c[i / 2][2 + i % 2];
         }
-        std::uint32_t const key = (sl == 0 ? x_sq[0] : x_sq[1]) + y_sq[8 * (b / 2) + 2 * q + b % 2] -
-                                  2u * static_cast<std::uint32_t>(dot);
+        // A candidate's key may exceed the bar by one (its column's odd square); the consumer's
+        // offer compares exactly.
+        std::uint32_t const key = (sl == 0 ? x_sq[0] : x_sq[1]) + (y_sq[8 * (b / 2) + 2 * q + b % 2] & 1u) -
+                                  2u * static_cast<std::uint32_t>(acc);
         e = Traits::entry(key, static_cast<std::uint32_t>(Tiles::column(col0, b, q) - w.tile.y_begin));
       }
       offers.push(select, have, sl, sl == 0 ? local[0] : local[1], e);
