@@ -34,3 +34,16 @@ else()
   endif()
 endif()
 message(STATUS "cudist: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES} (${cudist_arch_reason})")
+
+# Hopper's wgmma exists only in sm_90a code, which runs on compute capability 9.0 alone, so its
+# kernels get a unit of their own built for that target (src/neighbors/CMakeLists.txt): real code
+# where the list holds Hopper (or the build machine's GPU is one), PTX of compute_90a in the
+# GPU-less default (CI compiles it; a copy run on a Hopper GPU compiles it at load time), and
+# nothing for a list without Hopper.
+set(CUDIST_WGMMA_GENCODE "")
+if(CMAKE_CUDA_ARCHITECTURES MATCHES "(^|;)90" OR
+   (CMAKE_CUDA_ARCHITECTURES STREQUAL "native" AND cudist_gpu_caps MATCHES "9\\.0"))
+  set(CUDIST_WGMMA_GENCODE "arch=compute_90a,code=sm_90a")
+elseif(CMAKE_CUDA_ARCHITECTURES STREQUAL cudist_no_gpu_architectures)
+  set(CUDIST_WGMMA_GENCODE "arch=compute_90a,code=compute_90a")
+endif()

@@ -36,6 +36,8 @@ bool force_portable() {
 
 bool simt_selection_forced() { return flag_set("CUDIST_SIMT_SELECTION"); }
 
+bool mma_sync_forced() { return flag_set("CUDIST_MMA_SYNC"); }
+
 bool device_has_dpx() {
   return !force_portable() && current_device_attribute(cudaDevAttrComputeCapabilityMajor) >= 9;
 }
@@ -53,11 +55,16 @@ std::int64_t resident_blocks(void const* kernel, int threads, std::size_t smem) 
   return std::int64_t{per_sm > 1 ? per_sm : 1} * multiprocessors();
 }
 
-bool kernel_image_has_sm80(void const* kernel) {
+bool kernel_image_has(void const* kernel, int arch) {
   if (force_portable()) return false;
   cudaFuncAttributes attributes{};
-  CUDIST_CUDA_TRY(cudaFuncGetAttributes(&attributes, kernel));
-  return attributes.ptxVersion >= 80 && attributes.binaryVersion >= 80;
+  cudaError_t const found = cudaFuncGetAttributes(&attributes, kernel);
+  if (found == cudaErrorInvalidDeviceFunction || found == cudaErrorNoKernelImageForDevice) {
+    cudaGetLastError();  // not sticky: cleared, so that the next call does not report it
+    return false;
+  }
+  CUDIST_CUDA_TRY(found);
+  return attributes.ptxVersion >= arch && attributes.binaryVersion >= arch;
 }
 
 }  // namespace cudist::detail::cuda

@@ -33,9 +33,18 @@ int multiprocessors();
 /// persistent kernel, whose blocks loop over the work.
 std::int64_t resident_blocks(void const* kernel, int threads, std::size_t smem);
 
+/// CUDIST_MMA_SYNC is set to anything but "" or "0" (read at every call): the tensor-core searches
+/// of byte rows keep the mma.sync contraction where Hopper's wgmma would run, with the same
+/// results (the tests run both).
+bool mma_sync_forced();
+
 /// The machine code the runtime loads for `kernel` (a __global__ function) on the current device
-/// was built for sm_80 or later, PTX and SASS both: the int8 tensor-core paths (mma.sync,
-/// cp.async, ldmatrix), whose images for older GPUs hold a trap instead. False when forced portable.
-bool kernel_image_has_sm80(void const* kernel);
+/// was built for `arch` (80: sm_80) or later, PTX and SASS both; false where the build holds no
+/// image the device runs (the wgmma kernels exist for sm_90a alone) and when forced portable.
+bool kernel_image_has(void const* kernel, int arch);
+
+/// kernel_image_has(kernel, 80): the int8 tensor-core paths (mma.sync, cp.async, ldmatrix), whose
+/// images for older GPUs hold a trap instead.
+inline bool kernel_image_has_sm80(void const* kernel) { return kernel_image_has(kernel, 80); }
 
 }  // namespace cudist::detail::cuda

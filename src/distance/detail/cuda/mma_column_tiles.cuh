@@ -32,6 +32,18 @@ struct MmaColumnTiles {
   /// A block's three tiles (x, and y double-buffered) of rows of `row_bytes`, in shared memory.
   static CUDIST_HD std::size_t block_bytes(int row_bytes) { return 3 * static_cast<std::size_t>(kTile) * row_bytes; }
 
+  /// One tile of rows of data_bytes; the tiles start kAlignment-aligned (aligned(): the block's
+  /// dynamic shared memory already is).
+  static CUDIST_HD std::size_t tile_bytes(int data_bytes) {
+    return static_cast<std::size_t>(kTile) * row_bytes(data_bytes);
+  }
+  static constexpr int kAlignment = 16;
+  __device__ static unsigned char* aligned(char* p) { return reinterpret_cast<unsigned char*>(p); }
+
+  /// Between a thread's copies landing and the tile barrier: nothing (ldmatrix reads what the
+  /// barrier publishes).
+  __device__ static void publish_writes() {}
+
   /// y's buffer buf (0 or 1), after x's tile among the block's tiles of tile_bytes each: computed,
   /// not read from an array of the two (indexed at run time, the array lives in local memory: a
   /// load on every half's path, ncu run 125).
@@ -51,11 +63,21 @@ struct MmaColumnTiles {
 
   /// Rows row0.. (data_bytes each, a multiple of 16, stride bytes apart, 16-byte aligned) into a
   /// tile, row r at shared row slot(r), zero past row `rows` and past the data up to the last
-  /// step's end. A warp copies 32 / lanes rows at a time, lanes = the power of two at or above the
-  /// row's 16-byte chunks; the addresses advance by a constant.
+  /// step's end.
   template <class Slot>
   __device__ static void load(unsigned char const* base, std::int64_t stride, std::int64_t rows, int data_bytes,
                               std::int64_t row0, unsigned char* dst, Slot slot, int tid) {
+    auto const to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    int const rb = row_bytes(data_bytes);
+    copy_rows(base, stride, rows, data_bytes, row0, [=](int r, int q) { return to + slot(r) * rb + 16 * q; }, tid);
+  }
+
+  /// The copies of load(), each 16-byte chunk q of tile row r to shared address place(r, q). A warp
+  /// copies 32 / lanes rows at a time, lanes = the power of two at or above the row's chunks; the
+  /// addresses advance by a constant.
+  template <class Place>
+  __device__ static void copy_rows(unsigned char const* base, std::int64_t stride, std::int64_t rows, int data_bytes,
+                                   std::int64_t row0, Place place, int tid) {
     int const chunks = step_bytes(data_bytes) / 16, data_chunks = data_bytes / 16;
     // log2 of the lanes a row: no loop (the loop reloaded a spilled value at each step, after
     // every tile barrier of the byte cdist store: ~10% of its stall samples, ncu run 103).
@@ -65,16 +87,14 @@ struct MmaColumnTiles {
     int const step = (kThreads / 32) << (5 - shift);  // rows per pass of the block
     int const first = (tid / 32) * (32 >> shift) + (lane >> shift);
     unsigned char const* src = base + (row0 + first) * stride + 16 * q;
-    auto const to = static_cast<unsigned>(__cvta_generic_to_shared(dst)) + 16 * q;
-    int const rb = row_bytes(data_bytes);
     if (row0 + kTile <= rows && q < data_chunks) {  // every row there, no zero fill: no test per copy
 #pragma unroll 4
-      for (int r = first; r < kTile; r += step, src += step * stride) mma::copy_async<16>(to + slot(r) * rb, src, 16);
+      for (int r = first; r < kTile; r += step, src += step * stride) mma::copy_async<16>(place(r, q), src, 16);
       return;
     }
     for (int r = first; r < kTile; r += step, src += step * stride) {
       bool const live = row0 + r < rows && q < data_chunks;
-      mma::copy_async<16>(to + slot(r) * rb, live ? src : base, live ? 16 : 0);
+      mma::copy_async<16>(place(r, q), live ? src : base, live ? 16 : 0);
     }
   }
 

@@ -16,7 +16,9 @@
 // Block: 8 warps on a 128-row tile of x (resident for the chunk) and the chunk's column tiles of
 // y, double-buffered with their rows' squares (mma_search_tiles.cuh). Warp w owns the 16 tile rows
 // of the consumers' layout; each thread sees 2 rows ("slots") x 16 columns per half of a tile.
-// Keys are compared with `<=` the bar: a pair that ties the k-th key may still rank before it by
+// The contraction is mma.sync's (every GPU from sm_80) or, on Hopper, wgmma's
+// (wgmma_column_tiles.cuh: the same accumulator layout, the tiles read from shared memory by the
+// tensor cores, no ldmatrix). Keys are compared with `<=` the bar: a pair that ties the k-th key may still rank before it by
 // index, and the consumer's offer makes the exact (key, index) comparison.
 #pragma once
 
@@ -27,6 +29,7 @@
 
 #include "core/cuda/interrupt_word.cuh"
 #include "distance/detail/cuda/mma_sync.cuh"
+#include "distance/detail/cuda/wgmma_column_tiles.cuh"
 #include "neighbors/detail/cuda/chunk_chain.cuh"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
 #include "neighbors/detail/cuda/mma_search_tiles.cuh"
@@ -36,7 +39,9 @@
 
 namespace cudist::neighbors::detail::cuda {
 
-template <template <class> class SelectT, bool kSigned>
+/// ContractionT: MmaColumnTiles (mma.sync, sm_80 on) or WgmmaColumnTiles (wgmma, sm_90a).
+template <template <class> class SelectT, bool kSigned,
+          template <int> class ContractionT = cudist::detail::cuda::MmaColumnTiles>
 struct ExactByteL2Kernel {
   using Traits = KeyTraits<std::uint32_t>;
   using Entry = Traits::Entry;
@@ -45,7 +50,7 @@ struct ExactByteL2Kernel {
   // 55 KB of tiles for rows of 128 bytes: two blocks (16 warps) per SM hide each other's
   // barriers and offers where the consumer's buffers leave room.
   static constexpr int kMinBlocks = 2;
-  using Tiles = MmaSearchTiles<kThreads>;
+  using Tiles = MmaSearchTiles<kThreads, ContractionT<kThreads>>;
   static constexpr int kTile = Tiles::kTile;
   static constexpr int kNTiles = Tiles::kNTiles;
   static constexpr int kPollTiles = 8;  // column tiles between interrupt polls
@@ -83,10 +88,11 @@ struct ExactByteL2Kernel {
   };
 
   /// Launched by fused_select_kernel: dynamic shared memory holds SharedStorage, then from
-  /// kDynamicOffset the tiles, then the consumer's sized part.
+  /// kDynamicOffset (16-byte aligned) the three tiles at their alignment, then the consumer's sized
+  /// part.
   static constexpr std::size_t kDynamicOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
   static std::size_t smem_bytes(typename Select::Params const& s, int depth) {
-    return kDynamicOffset + Tiles::block_bytes(Tiles::row_bytes(depth)) + Select::dynamic_smem_bytes(s);
+    return kDynamicOffset + (Tiles::kAlignment - 16) + 3 * Tiles::tile_bytes(depth) + Select::dynamic_smem_bytes(s);
   }
 
   /// Column tile col0 of y into `ys` (asynchronous), and the square of its column tid (0 past the
@@ -116,14 +122,14 @@ struct ExactByteL2Kernel {
     __syncthreads();
     WorkItem const& w = s.work;
     ThreadPlace const at{tid};
-    auto* const tiles = reinterpret_cast<unsigned char*>(dynamic);
-    Select select(p.select, s.select, dynamic + Tiles::block_bytes(Tiles::row_bytes(p.depth)), w, at);
+    unsigned char* const tiles = Tiles::aligned(dynamic);
+    std::size_t const tile_bytes = Tiles::tile_bytes(p.depth);
+    Select select(p.select, s.select, reinterpret_cast<char*>(tiles + 3 * tile_bytes), w, at);
     if constexpr (Select::kTakesEarlierAnswers) {
       if (s.earlier >= 0) select.take_answers(s.earlier);
     }
     int const warp = tid / 32, lane = tid % 32, q = lane % 4;
     Offers offers(s.offers, warp, lane);
-    std::size_t const tile_bytes = static_cast<std::size_t>(kTile) * Tiles::row_bytes(p.depth);
     unsigned char* const xs = tiles;
     auto const ys = [&](int buf) { return Tiles::y_buffer(tiles, tile_bytes, buf); };
 
@@ -141,6 +147,7 @@ struct ExactByteL2Kernel {
     for (std::int64_t col0 = w.col_begin; col0 < w.col_end; col0 += kTile, ++tiles_done) {
       int const buf = tiles_done % 2;
       mma::wait_async_copies();
+      Tiles::publish_writes();
       __syncthreads();  // this tile is in; every warp is done with the other buffer
       bool const more = col0 + kTile < w.col_end;
       std::uint32_t const next_sq = more ? load_columns(p, w, col0 + kTile, ys(buf ^ 1), tid) : 0u;
@@ -243,5 +250,9 @@ template <template <class> class SelectT>
 using ExactU8L2Kernel = ExactByteL2Kernel<SelectT, false>;
 template <template <class> class SelectT>
 using ExactS8L2Kernel = ExactByteL2Kernel<SelectT, true>;
+template <template <class> class SelectT>
+using ExactU8L2WgmmaKernel = ExactByteL2Kernel<SelectT, false, cudist::detail::cuda::WgmmaColumnTiles>;
+template <template <class> class SelectT>
+using ExactS8L2WgmmaKernel = ExactByteL2Kernel<SelectT, true, cudist::detail::cuda::WgmmaColumnTiles>;
 
 }  // namespace cudist::neighbors::detail::cuda

@@ -1,6 +1,7 @@
 // The tensor-core searches' tiles (bounded_search_kernel.cuh, exact_u8_l2_kernel.cuh): the shared
-// contraction of distance/detail/cuda/mma_column_tiles.cuh, with which of a lane's pairs belong to
-// the block's work (the chunk's columns, the problem's rows, not a point with itself).
+// contraction of distance/detail/cuda/mma_column_tiles.cuh (or its wgmma form), with which of a
+// lane's pairs belong to the block's work (the chunk's columns, the problem's rows, not a point
+// with itself).
 #pragma once
 
 #include <cstdint>
@@ -10,9 +11,9 @@
 
 namespace cudist::neighbors::detail::cuda {
 
-template <int kThreads>
-struct MmaSearchTiles : cudist::detail::cuda::MmaColumnTiles<kThreads> {
-  using Base = cudist::detail::cuda::MmaColumnTiles<kThreads>;
+/// Base: the contraction, MmaColumnTiles (mma.sync) or WgmmaColumnTiles (wgmma, byte rows).
+template <int kThreads, class Base = cudist::detail::cuda::MmaColumnTiles<kThreads>>
+struct MmaSearchTiles : Base {
   static_assert(Base::kTile == WorkGrid::kTileRows, "a work item's row tile is the contraction's");
 
   /// Bit 16 h + 2 nt + j of slot s: (row s, column col0 + 64 h + 8 nt + 2 q + j) holds

@@ -15,8 +15,8 @@
 namespace cudist::neighbors::detail::cuda {
 
 /// KernelT<Consumer>: a search kernel struct with Select and smem_bytes(select params, depth),
-/// launched by fused_select_kernel.
-template <template <template <class> class> class KernelT>
+/// launched by fused_select_kernel, whose code needs an image of kImageArch (80: sm_80) or later.
+template <template <template <class> class> class KernelT, int kImageArch = 80>
 struct NearestKernels {
   using TwoBest = KernelT<LaneTwoBestSelect>;
   using TopK = KernelT<RowBufferSelect>;
@@ -37,14 +37,14 @@ struct NearestKernels {
     });
   }
 
-  /// Whether the kernel of k runs here: sm_80 code for the device in its image, and a block that
-  /// fits the device's shared memory.
+  /// Whether the kernel of k runs here: code of kImageArch or later for the device in its image,
+  /// and a block that fits the device's shared memory.
   static bool runs_here(std::int64_t k, int depth) {
-    bool const sm80 = with(k, [](auto kernel) {
-      return cudist::detail::cuda::kernel_image_has_sm80(
-          reinterpret_cast<void const*>(fused_select_kernel<decltype(kernel)>));
+    bool const image = with(k, [](auto kernel) {
+      return cudist::detail::cuda::kernel_image_has(
+          reinterpret_cast<void const*>(fused_select_kernel<decltype(kernel)>), kImageArch);
     });
-    return sm80 && smem(k, depth) <= cudist::detail::cuda::max_block_shared_memory();
+    return image && smem(k, depth) <= cudist::detail::cuda::max_block_shared_memory();
   }
 };
 

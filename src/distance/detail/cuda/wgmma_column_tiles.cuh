@@ -1,0 +1,95 @@
+// MmaColumnTiles' contraction on Hopper's warpgroup MMA (wgmma.cuh), for byte rows: the same block
+// (x's 128-row tile resident, y's 128-column tiles double-buffered, 8 warps) and the same
+// accumulator layout per warp, so a kernel written on MmaColumnTiles takes either. What differs:
+// the tiles are in the 128-byte-swizzled layout the tensor cores read through descriptors (rows of
+// 128 bytes of K, 1024-byte aligned; no padding), and a warpgroup (warps 4 g .. 4 g + 3) issues one
+// wgmma per 32 bytes of K for its 64 rows and the half's 64 columns, instead of each warp's
+// 20 ldmatrix and 32 mma.sync (the uint8 search's contraction waited on its ldmatrix: ncu run 126).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/detail/host_device.hpp"
+#include "distance/detail/cuda/mma_column_tiles.cuh"
+#include "distance/detail/cuda/mma_sync.cuh"
+#include "distance/detail/cuda/wgmma.cuh"
+
+namespace cudist::detail::cuda {
+
+template <int kThreads>
+struct WgmmaColumnTiles : MmaColumnTiles<kThreads> {
+  using Base = MmaColumnTiles<kThreads>;
+  using Base::kTile;
+  using Base::kNTiles;
+  static_assert(kThreads == 256 && kTile == 128, "two warpgroups of 64 tile rows");
+  static constexpr int kRowBytes = 128;                  // one swizzle atom's width
+  static constexpr int kBlockBytes = kTile * kRowBytes;  // all the tile's rows, 128 bytes of K
+
+  /// A tile of rows of data_bytes: 128 bytes of K per block, as many blocks as the steps need.
+  static CUDIST_HD std::size_t tile_bytes(int data_bytes) {
+    return static_cast<std::size_t>((Base::step_bytes(data_bytes) + kRowBytes - 1) / kRowBytes) * kBlockBytes;
+  }
+
+  /// The swizzle is a function of shared addresses: the tiles start on a 1024-byte boundary.
+  static constexpr int kAlignment = 1024;
+  __device__ static unsigned char* aligned(char* p) {
+    auto const at = static_cast<unsigned>(__cvta_generic_to_shared(p));
+    return reinterpret_cast<unsigned char*>(p) + ((kAlignment - at % kAlignment) % kAlignment);
+  }
+
+  /// Rows row0.. into a tile as Base::load, chunk q of tile row r at its swizzled place.
+  template <class Slot>
+  __device__ static void load(unsigned char const* base, std::int64_t stride, std::int64_t rows, int data_bytes,
+                              std::int64_t row0, unsigned char* dst, Slot slot, int tid) {
+    auto const to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    Base::copy_rows(
+        base, stride, rows, data_bytes, row0,
+        [=](int r, int q) { return wgmma::swizzled(to + (q / 8) * kBlockBytes + slot(r) * kRowBytes + (q % 8) * 16); },
+        tid);
+  }
+
+  /// The copies (cp.async, waited for) and stores are the generic proxy's; wgmma reads through the
+  /// async proxy. Every writer fences before the tile barrier.
+  __device__ static void publish_writes() { wgmma::writes_to_async_proxy(); }
+
+  /// c += the warp's 16 rows x columns 64 half .. 64 half + 63 (Base::contract's layout); the
+  /// warpgroup's four warps call together.
+  template <bool kSigned>
+  __device__ static void accumulate(unsigned char const* xs, unsigned char const* ys, int data_bytes, int warp,
+                                    int /*lane*/, int half, int (&c)[kNTiles][4], mma::MmaBytes<kSigned>) {
+    std::uint32_t const a = wgmma::descriptor_low(static_cast<unsigned>(__cvta_generic_to_shared(xs)) +
+                                                  (warp / 4) * 64 * kRowBytes);
+    std::uint32_t const b = wgmma::descriptor_low(static_cast<unsigned>(__cvta_generic_to_shared(ys)) +
+                                                  half * 64 * kRowBytes);
+    wgmma::pin(c);
+    // Straight-line wgmmas, one run per step count (rows of 16..256 bytes: 1..8 steps): in a loop
+    // ptxas fenced the wgmmas again after each branch (its C7519 note).
+    switch (Base::step_bytes(data_bytes) / 32) {
+      case 1: steps<1, kSigned>(c, a, b); break;
+      case 2: steps<2, kSigned>(c, a, b); break;
+      case 3: steps<3, kSigned>(c, a, b); break;
+      case 4: steps<4, kSigned>(c, a, b); break;
+      case 5: steps<5, kSigned>(c, a, b); break;
+      case 6: steps<6, kSigned>(c, a, b); break;
+      case 7: steps<7, kSigned>(c, a, b); break;
+      default: steps<8, kSigned>(c, a, b); break;
+    }
+    wgmma::commit_and_wait_all();
+    wgmma::pin(c);
+  }
+
+ private:
+  /// kSteps 32-byte steps of K from the operands' descriptors' low words a and b.
+  template <int kSteps, bool kSigned>
+  __device__ static void steps(int (&c)[kNTiles][4], std::uint32_t a, std::uint32_t b) {
+    wgmma::fence();
+#pragma unroll
+    for (int k = 0; k < kSteps; ++k) {
+      std::uint32_t const at = ((k / 4) * kBlockBytes + (k % 4) * 32) >> 4;
+      wgmma::mma_bytes_m64n64<kSigned>(c, wgmma::descriptor(a + at), wgmma::descriptor(b + at));
+    }
+  }
+};
+
+}  // namespace cudist::detail::cuda

@@ -1,0 +1,42 @@
+// The launch of the byte rows' tensor-core search (exact_u8_l2_kernel.cuh), shared by its two
+// contractions' units: mma.sync (inst/exact_u8_l2.cu) and wgmma (inst/exact_u8_l2_wgmma.cu, built
+// for sm_90a alone).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "core/cuda/interrupt_word.cuh"
+#include "neighbors/detail/cuda/fused_launch.hpp"
+#include "neighbors/detail/cuda/fused_select_kernel.cuh"
+#include "neighbors/detail/cuda/launch.cuh"
+
+namespace cudist::neighbors::detail::cuda {
+
+/// f's chunks of f.problem (its norms: the rows' sums of squares) by Kernel, each chunk's best a.k
+/// entries per row into a.partial.
+template <class Kernel>
+void launch_exact_u8_l2(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
+  SelectProblem const& sp = *f.problem;
+  auto const select = Kernel::Select::from(a, sp.rank);
+  if (!select || f.blocks == 0) return;
+  auto const& pw = sp.pairwise;
+  typename Kernel::Params p{};
+  p.x = static_cast<unsigned char const*>(pw.x.data);
+  p.y = static_cast<unsigned char const*>(pw.y.data);
+  p.ldx = pw.x.stride * 4;
+  p.ldy = pw.y.stride * 4;
+  p.depth = static_cast<int>(pw.x.cols * 4);
+  p.x_sq = static_cast<std::uint32_t const*>(pw.op.x_norms);
+  p.y_sq = static_cast<std::uint32_t const*>(pw.op.y_norms);
+  p.grid = f.grid;
+  p.exclude_self = sp.rank.exclude_self;
+  p.select = *select;
+  p.interrupt = cudist::detail::cuda::interrupt_poll();
+  p.chain.finished = f.finished_chunks;
+  launch_with_smem(fused_select_kernel<Kernel>, f.blocks, Kernel::kThreads, Kernel::smem_bytes(*select, p.depth), p,
+                   stream);
+}
+
+}  // namespace cudist::neighbors::detail::cuda
