@@ -1,6 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <vector>
+
 #include "common/backend.hpp"
+#include "core/detail/cuda_runtime.hpp"
+#include "cudist/core/array.hpp"
 #include "cudist/core/device.hpp"
 #include "cudist/core/error.hpp"
 
@@ -84,6 +89,25 @@ TEST(DeviceSet, RequireNamesTheCallAndTheProblem) {
   DeviceSet const beyond(std::vector<Device>{Device::cuda(0), Device::cuda(cuda_device_count() + 1)});
   EXPECT_THROW(require_device_set(beyond, "knn"), DeviceUnavailable);
   EXPECT_NE(message_of(beyond).find("knn"), std::string::npos);
+}
+
+// A device set's host inputs and outputs move to and from each of its GPUs whichever GPU is
+// current: large copies (page-locked stages) and small ones, both ways. Before, a download from
+// cuda:0 with cuda:1 current failed with cudaErrorInvalidValue (2 x H200, run 131).
+TEST(DeviceSet, CopiesReachEveryGpuWhicheverIsCurrent) {
+  if (cuda_device_count() < 2) GTEST_SKIP() << "needs two GPUs";
+  for (std::int64_t rows : {std::int64_t{5}, std::int64_t{40000}}) {  // 2.5 KB, and 20 MB through the stages
+    std::int64_t const cols = 128;
+    std::vector<float> host(static_cast<std::size_t>(rows * cols));
+    for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<float>(i % 1000003);
+    for (int gpu = 0; gpu < 2; ++gpu) {
+      detail::ScopedDevice const other(Device::cuda(1 - gpu));
+      Array const on_gpu = Array::copy_of(view(host.data(), rows, cols), Device::cuda(gpu));
+      std::vector<float> back(host.size());
+      copy(on_gpu.view(), view(back.data(), rows, cols));
+      EXPECT_EQ(back, host) << rows << " rows on cuda:" << gpu << " with cuda:" << 1 - gpu << " current";
+    }
+  }
 }
 
 }  // namespace
