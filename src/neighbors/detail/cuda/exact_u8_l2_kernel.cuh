@@ -18,8 +18,9 @@
 // of the consumers' layout; each thread sees 2 rows ("slots") x 16 columns per half of a tile.
 // The contraction is mma.sync's (every GPU from sm_80) or, on Hopper, wgmma's
 // (wgmma_column_tiles.cuh: the same accumulator layout, the tiles read from shared memory by the
-// tensor cores, no ldmatrix). Keys are compared with `<=` the bar: a pair that ties the k-th key may still rank before it by
-// index, and the consumer's offer makes the exact (key, index) comparison.
+// tensor cores, no ldmatrix). Keys are compared with `<=` the bar: a pair that ties the k-th key
+// may still rank before it by index, and the consumer's offer makes the exact (key, index)
+// comparison.
 #pragma once
 
 #include <cuda_runtime.h>
