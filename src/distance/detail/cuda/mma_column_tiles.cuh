@@ -29,11 +29,8 @@ struct MmaColumnTiles {
   /// rows (16 bytes each) fall on distinct banks.
   static CUDIST_HD int row_bytes(int data_bytes) { return step_bytes(data_bytes) + 16; }
 
-  /// A block's three tiles (x, and y double-buffered) of rows of `row_bytes`, in shared memory.
-  static CUDIST_HD std::size_t block_bytes(int row_bytes) { return 3 * static_cast<std::size_t>(kTile) * row_bytes; }
-
-  /// One tile of rows of data_bytes; the tiles start kAlignment-aligned (aligned(): the block's
-  /// dynamic shared memory already is).
+  /// One tile of rows of data_bytes (a block holds three: x, and y double-buffered); the tiles
+  /// start kAlignment-aligned (aligned(): the block's dynamic shared memory already is).
   static CUDIST_HD std::size_t tile_bytes(int data_bytes) {
     return static_cast<std::size_t>(kTile) * row_bytes(data_bytes);
   }

@@ -70,7 +70,7 @@ struct PackedByteMmaFullStoreKernel {
   };
 
   /// Dynamic shared memory for rows of `depth` bytes: SharedStorage, then x's tile and y's two.
-  static std::size_t smem_bytes(int depth) { return kTilesOffset + Tiles::block_bytes(Tiles::row_bytes(depth)); }
+  static std::size_t smem_bytes(int depth) { return kTilesOffset + 3 * Tiles::tile_bytes(depth); }
 
   /// Column tile col0 of y, and its rows' squares, into one buffer.
   __device__ static void load_columns(Params const& p, unsigned char const* y, std::int64_t ldy, int depth,
@@ -133,7 +133,7 @@ struct PackedByteMmaFullStoreKernel {
     int const depth = static_cast<int>(4 * o.d);
     auto const* const x = reinterpret_cast<unsigned char const*>(o.x);
     auto const* const y = reinterpret_cast<unsigned char const*>(o.y);
-    std::size_t const tile_bytes = static_cast<std::size_t>(kTile) * Tiles::row_bytes(depth);
+    std::size_t const tile_bytes = Tiles::tile_bytes(depth);
     unsigned char* const xs = tiles;  // then y's two buffers
 
     // The lane's rows (slots 0, 1), their outputs (a row past the window keeps the last one's

@@ -103,14 +103,13 @@ struct BoundedSearchKernel {
     int pending_count[2][kThreads / 32];
   };
 
-  /// Bytes of a tile row of `depth` float16 values in shared memory.
-  static CUDIST_HD int row_bytes(int depth) { return Tiles::row_bytes(2 * depth); }
   /// Launched by fused_select_kernel: dynamic shared memory holds SharedStorage, then from
-  /// kDynamicOffset the tiles, then the consumer's sized part.
+  /// kDynamicOffset the three tiles of rows of `depth` float16 values, then the consumer's sized
+  /// part.
   static constexpr int kMinBlocks = Select::kBoundedMinBlocks;
   static constexpr std::size_t kDynamicOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
   static std::size_t smem_bytes(typename Select::Params const& s, int depth) {
-    return kDynamicOffset + Tiles::block_bytes(row_bytes(depth)) + Select::dynamic_smem_bytes(s);
+    return kDynamicOffset + 3 * Tiles::tile_bytes(2 * depth) + Select::dynamic_smem_bytes(s);
   }
 
   /// Rows row0.. of a rounded copy (dense float16 rows) into a tile, in Slot's order.
@@ -130,12 +129,12 @@ struct BoundedSearchKernel {
     ThreadPlace const at{tid};
     int const depth = p.x.depth;
     auto* const tiles = reinterpret_cast<unsigned char*>(dynamic);
-    Select select(p.select, s.select, dynamic + Tiles::block_bytes(row_bytes(depth)), w, at);
+    std::size_t const tile_bytes = Tiles::tile_bytes(2 * depth);
+    Select select(p.select, s.select, dynamic + 3 * tile_bytes, w, at);
     if constexpr (Select::kTakesEarlierAnswers) {
       if (s.earlier >= 0) select.take_answers(s.earlier);
     }
     int const warp = tid / 32, lane = tid % 32, g = lane / 4, q = lane % 4;
-    std::size_t const tile_bytes = static_cast<std::size_t>(kTile) * row_bytes(depth);
     unsigned char* const xs = tiles;
     auto const ys = [&](int buf) { return Tiles::y_buffer(tiles, tile_bytes, buf); };
 

@@ -1,16 +1,18 @@
-// The launch of the byte rows' tensor-core search (exact_u8_l2_kernel.cuh), shared by its two
-// contractions' units: mma.sync (inst/exact_u8_l2.cu) and wgmma (inst/exact_u8_l2_wgmma.cu, built
-// for sm_90a alone).
+// The launch of the byte rows' tensor-core search (exact_u8_l2_kernel.cuh), and its kernels for
+// uint8 and int8 rows, shared by its two contractions' units: mma.sync (inst/exact_u8_l2.cu) and
+// wgmma (inst/exact_u8_l2_wgmma.cu, built for sm_90a alone).
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "core/cuda/interrupt_word.cuh"
 #include "neighbors/detail/cuda/fused_launch.hpp"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
 #include "neighbors/detail/cuda/launch.cuh"
+#include "neighbors/detail/cuda/nearest_kernels.cuh"
 
 namespace cudist::neighbors::detail::cuda {
 
@@ -38,5 +40,24 @@ void launch_exact_u8_l2(FusedLaunch const& f, SelectArgs const& a, cudaStream_t 
   launch_with_smem(fused_select_kernel<Kernel>, f.blocks, Kernel::kThreads, Kernel::smem_bytes(*select, p.depth), p,
                    stream);
 }
+
+/// One contraction's kernels: U8KernelT for uint8 rows, S8KernelT for int8 (the same blocks and
+/// shared memory), whose code needs an image of kImageArch or later.
+template <template <template <class> class> class U8KernelT, template <template <class> class> class S8KernelT,
+          int kImageArch>
+struct ByteSearchKernels {
+  using U8 = NearestKernels<U8KernelT, kImageArch>;
+  using S8 = NearestKernels<S8KernelT, kImageArch>;
+
+  static bool runs_here(std::int64_t k, int bytes, bool signed_bytes) {
+    return signed_bytes ? S8::runs_here(k, bytes) : U8::runs_here(k, bytes);
+  }
+  static std::size_t smem(std::int64_t k, int bytes) { return U8::smem(k, bytes); }
+  static void run(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
+    auto const launch = [&](auto kernel) { launch_exact_u8_l2<decltype(kernel)>(f, a, stream); };
+    if (f.problem->pairwise.op.signed_bytes) return S8::with(a.k, launch);
+    U8::with(a.k, launch);
+  }
+};
 
 }  // namespace cudist::neighbors::detail::cuda

@@ -9,13 +9,12 @@
 #include "neighbors/detail/cuda/exact_u8_l2_kernel.cuh"
 #include "neighbors/detail/cuda/exact_u8_l2_launch.cuh"
 #include "neighbors/detail/cuda/exact_u8_l2_wgmma.hpp"
-#include "neighbors/detail/cuda/nearest_kernels.cuh"
 
 namespace cudist::neighbors::detail::cuda {
 namespace {
 
-using U8Kernels = NearestKernels<ExactU8L2Kernel>;
-using S8Kernels = NearestKernels<ExactS8L2Kernel>;  // the same blocks and shared memory
+constexpr int kSm80 = 80;
+using Kernels = ByteSearchKernels<ExactU8L2Kernel, ExactS8L2Kernel, kSm80>;
 
 /// The rows' bytes as the kernel reads them: 16-byte loads of whole rows.
 bool rows_fit(ConstMatrixView words) {
@@ -27,7 +26,7 @@ bool rows_fit(ConstMatrixView words) {
 
 std::size_t exact_u8_l2_smem(std::int64_t k, std::int64_t bytes) {
   int const b = static_cast<int>(bytes);
-  return exact_u8_l2_wgmma_runs(k, b, false) ? exact_u8_l2_wgmma_smem(k, b) : U8Kernels::smem(k, b);
+  return exact_u8_l2_wgmma_runs(k, b, false) ? exact_u8_l2_wgmma_smem(k, b) : Kernels::smem(k, b);
 }
 
 bool exact_u8_l2_applies(SelectProblem const& p, std::int64_t k, bool observer) {
@@ -39,17 +38,14 @@ bool exact_u8_l2_applies(SelectProblem const& p, std::int64_t k, bool observer) 
                      rows_fit(pw.x) && rows_fit(pw.y) && p.n() > 0 && k >= 1 && !observer;
   if (!shape || cudist::detail::cuda::simt_selection_forced()) return false;
   int const b = static_cast<int>(bytes);
-  if (exact_u8_l2_wgmma_runs(k, b, pw.op.signed_bytes)) return true;
-  return pw.op.signed_bytes ? S8Kernels::runs_here(k, b) : U8Kernels::runs_here(k, b);
+  return exact_u8_l2_wgmma_runs(k, b, pw.op.signed_bytes) || Kernels::runs_here(k, b, pw.op.signed_bytes);
 }
 
 void run_exact_u8_l2(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
   bool const signed_bytes = f.problem->pairwise.op.signed_bytes;
   int const bytes = static_cast<int>(f.problem->pairwise.x.cols * 4);
   if (exact_u8_l2_wgmma_runs(a.k, bytes, signed_bytes)) return run_exact_u8_l2_wgmma(f, a, stream);
-  auto const run = [&](auto kernel) { launch_exact_u8_l2<decltype(kernel)>(f, a, stream); };
-  if (signed_bytes) return S8Kernels::with(a.k, run);
-  U8Kernels::with(a.k, run);
+  Kernels::run(f, a, stream);
 }
 
 }  // namespace cudist::neighbors::detail::cuda
