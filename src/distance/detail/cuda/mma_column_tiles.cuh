@@ -41,6 +41,9 @@ struct MmaColumnTiles {
   /// barrier publishes).
   __device__ static void publish_writes() {}
 
+  /// Whether a kernel may copy y's tiles by TMA into this layout (WgmmaColumnTiles::copy_tile).
+  static constexpr bool kByTma = false;
+
   /// y's buffer buf (0 or 1), after x's tile among the block's tiles of tile_bytes each: computed,
   /// not read from an array of the two (indexed at run time, the array lives in local memory: a
   /// load on every half's path, ncu run 125).

@@ -13,6 +13,7 @@
 #include "core/detail/host_device.hpp"
 #include "distance/detail/cuda/mma_column_tiles.cuh"
 #include "distance/detail/cuda/mma_sync.cuh"
+#include "distance/detail/cuda/tma.cuh"
 #include "distance/detail/cuda/wgmma.cuh"
 
 namespace cudist::detail::cuda {
@@ -52,6 +53,22 @@ struct WgmmaColumnTiles : MmaColumnTiles<kThreads> {
   /// The copies (cp.async, waited for) and stores are the generic proxy's; wgmma reads through the
   /// async proxy. Every writer fences before the tile barrier.
   __device__ static void publish_writes() { wgmma::writes_to_async_proxy(); }
+
+  /// This layout is the tensor map's 128-byte swizzle (tensor_map.hpp): one thread copies a tile.
+  static constexpr bool kByTma = true;
+
+  /// Rows col0 .. col0 + 127 of the map's rows (of data_bytes) into tile dst, by one thread: one
+  /// box a 128-byte block of K, all counted on the mbarrier at shared address `bar` (rows and
+  /// bytes past the map's end read as zeros).
+  __device__ static void copy_tile(CUtensorMap const& map, int data_bytes, std::int64_t col0, unsigned char* dst,
+                                   unsigned bar) {
+    int const blocks = static_cast<int>(tile_bytes(data_bytes) / kBlockBytes);
+    tma::arrive_expecting(bar, static_cast<unsigned>(blocks * kBlockBytes));
+    auto const to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    for (int b = 0; b < blocks; ++b) {
+      tma::copy_box(map, b * kRowBytes, static_cast<int>(col0), to + b * kBlockBytes, bar);
+    }
+  }
 
   /// c += the warp's 16 rows x columns 64 half .. 64 half + 63 (Base::contract's layout); the
   /// warpgroup's four warps call together.

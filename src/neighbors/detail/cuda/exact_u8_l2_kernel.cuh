@@ -18,11 +18,12 @@
 // of the consumers' layout; each thread sees 2 rows ("slots") x 16 columns per half of a tile.
 // The contraction is mma.sync's (every GPU from sm_80) or, on Hopper, wgmma's
 // (wgmma_column_tiles.cuh: the same accumulator layout, the tiles read from shared memory by the
-// tensor cores, no ldmatrix). Keys are compared with `<=` the bar: a pair that ties the k-th key
-// may still rank before it by index, and the consumer's offer makes the exact (key, index)
-// comparison.
+// tensor cores, no ldmatrix; y's tiles by TMA where the host made a tensor map). Keys are
+// compared with `<=` the bar: a pair that ties the k-th key may still rank before it by index, and
+// the consumer's offer makes the exact (key, index) comparison.
 #pragma once
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -75,6 +76,10 @@ struct ExactByteL2Kernel {
     typename Select::Params select;
     cudist::detail::cuda::InterruptPoll interrupt;
     ChunkChain chain;  // top-k: chunks start from earlier chunks' answers
+    // y's rows as the tensor map of tensor_map.hpp, where the contraction's layout allows TMA
+    // (Tiles::kByTma) and the host made one: y_by_tma (else each thread copies its part).
+    CUtensorMap y_map;  // aligned as its type requires (a kernel parameter: __grid_constant__)
+    bool y_by_tma;
   };
 
   struct SharedStorage {
@@ -85,6 +90,7 @@ struct ExactByteL2Kernel {
     // The accumulators' start in the MMA's layout, -floor(y_sq / 2) per column: columns 2 i and
     // 2 i + 1 at 4 i .. 4 i + 3 as (2 i, 2 i + 1, 2 i, 2 i + 1), the rows g and g + 8 of a lane.
     alignas(16) int dot_start[2][2 * kTile];
+    alignas(8) std::uint64_t y_full[2];  // by TMA: each y buffer's mbarrier (its copy's arrival and bytes)
     typename Offers::Storage offers;
   };
 
@@ -96,14 +102,34 @@ struct ExactByteL2Kernel {
     return kDynamicOffset + (Tiles::kAlignment - 16) + 3 * Tiles::tile_bytes(depth) + Select::dynamic_smem_bytes(s);
   }
 
-  /// Column tile col0 of y into `ys` (asynchronous), and the square of its column tid (0 past the
-  /// end, and for tid >= kTile), which the thread stores with store_squares once the tile's
-  /// MMAs have hidden the load.
+  /// Column tile col0 of y into `ys` (asynchronous: by TMA from thread 0, counted on `full`, or
+  /// by every thread's cp.async), and the square of its column tid (0 past the end, and for tid >=
+  /// kTile), which the thread stores with store_squares once the tile's MMAs have hidden the load.
   __device__ static std::uint32_t load_columns(Params const& p, WorkItem const& w, std::int64_t col0,
-                                               unsigned char* ys, int tid) {
-    Tiles::load(p.y, p.ldy, w.tile.y_end, p.depth, col0, ys, typename Tiles::InOrder{}, tid);
+                                               unsigned char* ys, std::uint64_t& full, int tid) {
+    if constexpr (Tiles::kByTma) {
+      if (p.y_by_tma) {
+        if (tid == 0) Tiles::copy_tile(p.y_map, p.depth, col0, ys, shared_at(&full));
+      } else {
+        Tiles::load(p.y, p.ldy, w.tile.y_end, p.depth, col0, ys, typename Tiles::InOrder{}, tid);
+      }
+    } else {
+      Tiles::load(p.y, p.ldy, w.tile.y_end, p.depth, col0, ys, typename Tiles::InOrder{}, tid);
+    }
     return tid < kTile && col0 + tid < w.tile.y_end ? p.y_sq[col0 + tid] : 0u;
   }
+
+  /// Waits for y's tile in buffer buf, its (tiles_done / 2)-th copy there, where TMA brings it
+  /// (cp.async copies are waited for before the tile barrier).
+  __device__ static void wait_columns(Params const& p, SharedStorage& s, int buf, int tiles_done) {
+    if constexpr (Tiles::kByTma) {
+      if (p.y_by_tma) {
+        cudist::detail::cuda::tma::wait(shared_at(&s.y_full[buf]), static_cast<unsigned>((tiles_done >> 1) & 1));
+      }
+    }
+  }
+
+  __device__ static unsigned shared_at(void const* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
 
   /// Buffer buf's column tid: its square and its accumulators' start.
   __device__ static void store_squares(SharedStorage& s, int buf, int tid, std::uint32_t y_sq) {
@@ -119,6 +145,11 @@ struct ExactByteL2Kernel {
     if (tid == 0) {
       s.work = p.grid.item(block);
       s.earlier = Select::kTakesEarlierAnswers ? p.chain.last_finished(s.work.row_tile) : -1;
+      if constexpr (Tiles::kByTma) {
+        if (p.y_by_tma) {
+          for (auto& full : s.y_full) cudist::detail::cuda::tma::init(shared_at(&full));
+        }
+      }
     }
     __syncthreads();
     WorkItem const& w = s.work;
@@ -142,7 +173,7 @@ struct ExactByteL2Kernel {
 
     if (w.col_begin < w.col_end) {
       Tiles::load(p.x, p.ldx, w.tile.row_end, p.depth, w.tile.row0, xs, typename Tiles::ConsumerRows{}, tid);
-      store_squares(s, 0, tid, load_columns(p, w, w.col_begin, ys(0), tid));
+      store_squares(s, 0, tid, load_columns(p, w, w.col_begin, ys(0), s.y_full[0], tid));
     }
     int tiles_done = 0;
     for (std::int64_t col0 = w.col_begin; col0 < w.col_end; col0 += kTile, ++tiles_done) {
@@ -151,7 +182,8 @@ struct ExactByteL2Kernel {
       Tiles::publish_writes();
       __syncthreads();  // this tile is in; every warp is done with the other buffer
       bool const more = col0 + kTile < w.col_end;
-      std::uint32_t const next_sq = more ? load_columns(p, w, col0 + kTile, ys(buf ^ 1), tid) : 0u;
+      std::uint32_t const next_sq = more ? load_columns(p, w, col0 + kTile, ys(buf ^ 1), s.y_full[buf ^ 1], tid) : 0u;
+      wait_columns(p, s, buf, tiles_done);
 
       std::uint32_t valid[2];
       Tiles::valid_masks(w, col0, row, q, p.exclude_self, valid);
@@ -190,6 +222,7 @@ struct ExactByteL2Kernel {
 
       if (tiles_done % kPollTiles == kPollTiles - 1 && cudist::detail::cuda::block_interrupted(p.interrupt)) {
         mma::wait_async_copies();  // the next tile's copy may be in flight
+        if (more) wait_columns(p, s, buf ^ 1, tiles_done + 1);
         break;  // the host throws Interrupted after the launch
       }
     }

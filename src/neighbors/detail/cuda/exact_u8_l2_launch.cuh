@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "core/cuda/interrupt_word.cuh"
+#include "core/cuda/tensor_map.hpp"
 #include "neighbors/detail/cuda/fused_launch.hpp"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
 #include "neighbors/detail/cuda/launch.cuh"
@@ -37,6 +38,10 @@ void launch_exact_u8_l2(FusedLaunch const& f, SelectArgs const& a, cudaStream_t 
   p.select = *select;
   p.interrupt = cudist::detail::cuda::interrupt_poll();
   p.chain.finished = f.finished_chunks;
+  if constexpr (Kernel::Tiles::kByTma) {  // the tensor map's row coordinates are 32-bit
+    p.y_by_tma = pw.y.rows < (std::int64_t{1} << 31) &&
+                 cudist::detail::cuda::encode_byte_rows_map(p.y_map, p.y, pw.y.rows, p.depth, p.ldy);
+  }
   launch_with_smem(fused_select_kernel<Kernel>, f.blocks, Kernel::kThreads, Kernel::smem_bytes(*select, p.depth), p,
                    stream);
 }

@@ -242,7 +242,7 @@ struct FusedSelectKernel {
 /// SharedStorage, then from Kernel::kDynamicOffset the part whose size depends on the launch.
 template <class Kernel>
 __global__ void __launch_bounds__(Kernel::kThreads, Kernel::kMinBlocks)
-    fused_select_kernel(typename Kernel::Params const p) {
+    fused_select_kernel(__grid_constant__ typename Kernel::Params const p) {
   extern __shared__ __align__(16) unsigned char smem[];
   auto& storage = *reinterpret_cast<typename Kernel::SharedStorage*>(smem);
   char* dynamic = reinterpret_cast<char*>(smem) + Kernel::kDynamicOffset;
