@@ -56,6 +56,13 @@ __device__ __forceinline__ void pin(int (&c)[kN][4]) {
 #pragma unroll
     for (int e = 0; e < 4; ++e) asm volatile("" : "+r"(c[i][e])::"memory");
 }
+template <int kN>
+__device__ __forceinline__ void pin(float (&c)[kN][4]) {
+#pragma unroll
+  for (int i = 0; i < kN; ++i)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) asm volatile("" : "+f"(c[i][e])::"memory");
+}
 
 /// Before the first wgmma that reads accumulators written by ordinary instructions.
 __device__ __forceinline__ void fence() {
@@ -102,6 +109,35 @@ __device__ __forceinline__ void mma_bytes_m64n64(int (&c)[8][4], std::uint64_t a
     CUDIST_WGMMA_BYTES("u8");
   }
 #undef CUDIST_WGMMA_BYTES
+#else
+  __trap();
+#endif
+}
+
+/// c += A B (kFirst: c = A B, c's old values unread) for the warpgroup's 64 rows of A and 64
+/// columns of B: one 32-byte K step of float16 (16 values), float32 accumulation, both operands
+/// K-major; c's layout as mma_bytes_m64n64's.
+template <bool kFirst>
+__device__ __forceinline__ void mma_f16_m64n64(float (&c)[8][4], std::uint64_t a, std::uint64_t b) {
+#if CUDIST_WGMMA_HERE
+#define CUDIST_WGMMA_F16(out)                                                                                  \
+  asm volatile(                                                                                                \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"                                                             \
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16"                                                     \
+      " {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27," \
+      "%28,%29,%30,%31}, %32, %33, p, 1, 1, 0, 0;\n}\n"                                                        \
+      : out(c[0][0]), out(c[0][1]), out(c[0][2]), out(c[0][3]), out(c[1][0]), out(c[1][1]), out(c[1][2]),     \
+        out(c[1][3]), out(c[2][0]), out(c[2][1]), out(c[2][2]), out(c[2][3]), out(c[3][0]), out(c[3][1]),     \
+        out(c[3][2]), out(c[3][3]), out(c[4][0]), out(c[4][1]), out(c[4][2]), out(c[4][3]), out(c[5][0]),     \
+        out(c[5][1]), out(c[5][2]), out(c[5][3]), out(c[6][0]), out(c[6][1]), out(c[6][2]), out(c[6][3]),     \
+        out(c[7][0]), out(c[7][1]), out(c[7][2]), out(c[7][3])                                                \
+      : "l"(a), "l"(b), "r"(kFirst ? 0 : 1))
+  if constexpr (kFirst) {
+    CUDIST_WGMMA_F16("=f");
+  } else {
+    CUDIST_WGMMA_F16("+f");
+  }
+#undef CUDIST_WGMMA_F16
 #else
   __trap();
 #endif

@@ -96,7 +96,50 @@ struct WgmmaColumnTiles : MmaColumnTiles<kThreads> {
     wgmma::pin(c);
   }
 
+  /// c = the same products of float16 rows (float32 accumulation; the first step writes c).
+  __device__ static void contract(unsigned char const* xs, unsigned char const* ys, int data_bytes, int warp,
+                                  int /*lane*/, int half, float (&c)[kNTiles][4], mma::MmaF16) {
+    std::uint32_t const a = wgmma::descriptor_low(static_cast<unsigned>(__cvta_generic_to_shared(xs)) +
+                                                  (warp / 4) * 64 * kRowBytes);
+    std::uint32_t const b = wgmma::descriptor_low(static_cast<unsigned>(__cvta_generic_to_shared(ys)) +
+                                                  half * 64 * kRowBytes);
+    wgmma::pin(c);
+    switch (Base::step_bytes(data_bytes) / 32) {  // rows of 32..512 bytes: 1..16 steps
+      case 1: f16_steps<1>(c, a, b); break;
+      case 2: f16_steps<2>(c, a, b); break;
+      case 3: f16_steps<3>(c, a, b); break;
+      case 4: f16_steps<4>(c, a, b); break;
+      case 5: f16_steps<5>(c, a, b); break;
+      case 6: f16_steps<6>(c, a, b); break;
+      case 7: f16_steps<7>(c, a, b); break;
+      case 8: f16_steps<8>(c, a, b); break;
+      case 9: f16_steps<9>(c, a, b); break;
+      case 10: f16_steps<10>(c, a, b); break;
+      case 11: f16_steps<11>(c, a, b); break;
+      case 12: f16_steps<12>(c, a, b); break;
+      case 13: f16_steps<13>(c, a, b); break;
+      case 14: f16_steps<14>(c, a, b); break;
+      case 15: f16_steps<15>(c, a, b); break;
+      default: f16_steps<16>(c, a, b); break;
+    }
+    wgmma::commit_and_wait_all();
+    wgmma::pin(c);
+  }
+
  private:
+  /// The same for float16: the first step writes c (its outputs only: an accumulating first step
+  /// with scale-d 0 made ptxas serialise every wgmma of the kernel, note C7520).
+  template <int kSteps>
+  __device__ static void f16_steps(float (&c)[kNTiles][4], std::uint32_t a, std::uint32_t b) {
+    wgmma::fence();
+    wgmma::mma_f16_m64n64<true>(c, wgmma::descriptor(a), wgmma::descriptor(b));
+#pragma unroll
+    for (int k = 1; k < kSteps; ++k) {
+      std::uint32_t const at = ((k / 4) * kBlockBytes + (k % 4) * 32) >> 4;
+      wgmma::mma_f16_m64n64<false>(c, wgmma::descriptor(a + at), wgmma::descriptor(b + at));
+    }
+  }
+
   /// kSteps 32-byte steps of K from the operands' descriptors' low words a and b.
   template <int kSteps, bool kSigned>
   __device__ static void steps(int (&c)[kNTiles][4], std::uint32_t a, std::uint32_t b) {

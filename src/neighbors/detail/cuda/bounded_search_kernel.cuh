@@ -51,14 +51,17 @@ namespace cudist::neighbors::detail::cuda {
 
 namespace mma = cudist::detail::cuda::mma;
 
-template <class Bound, template <class> class SelectT>
+/// ContractionT: MmaColumnTiles (mma.sync, sm_80 on) or WgmmaColumnTiles (wgmma, sm_90a:
+/// inst/bounded_wgmma.cu).
+template <class Bound, template <class> class SelectT,
+          template <int> class ContractionT = cudist::detail::cuda::MmaColumnTiles>
 struct BoundedSearchKernel {
   using Rank = typename Bound::Rank;
   using Traits = KeyTraits<float>;
   using Entry = Traits::Entry;
   using Select = SelectT<float>;
   static constexpr int kThreads = 256;
-  using Tiles = MmaSearchTiles<kThreads>;
+  using Tiles = MmaSearchTiles<kThreads, ContractionT<kThreads>>;
   static constexpr int kTile = Tiles::kTile;
   static constexpr int kNTiles = Tiles::kNTiles;
   static constexpr int kPollTiles = 8;       // column tiles between interrupt polls
@@ -104,12 +107,13 @@ struct BoundedSearchKernel {
   };
 
   /// Launched by fused_select_kernel: dynamic shared memory holds SharedStorage, then from
-  /// kDynamicOffset the three tiles of rows of `depth` float16 values, then the consumer's sized
-  /// part.
+  /// kDynamicOffset (16-byte aligned) the three tiles of rows of `depth` float16 values at their
+  /// alignment, then the consumer's sized part.
   static constexpr int kMinBlocks = Select::kBoundedMinBlocks;
   static constexpr std::size_t kDynamicOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
   static std::size_t smem_bytes(typename Select::Params const& s, int depth) {
-    return kDynamicOffset + 3 * Tiles::tile_bytes(2 * depth) + Select::dynamic_smem_bytes(s);
+    return kDynamicOffset + (Tiles::kAlignment - 16) + 3 * Tiles::tile_bytes(2 * depth) +
+           Select::dynamic_smem_bytes(s);
   }
 
   /// Rows row0.. of a rounded copy (dense float16 rows) into a tile, in Slot's order.
@@ -128,9 +132,9 @@ struct BoundedSearchKernel {
     WorkItem const& w = s.work;
     ThreadPlace const at{tid};
     int const depth = p.x.depth;
-    auto* const tiles = reinterpret_cast<unsigned char*>(dynamic);
+    unsigned char* const tiles = Tiles::aligned(dynamic);
     std::size_t const tile_bytes = Tiles::tile_bytes(2 * depth);
-    Select select(p.select, s.select, dynamic + 3 * tile_bytes, w, at);
+    Select select(p.select, s.select, reinterpret_cast<char*>(tiles + 3 * tile_bytes), w, at);
     if constexpr (Select::kTakesEarlierAnswers) {
       if (s.earlier >= 0) select.take_answers(s.earlier);
     }
@@ -155,6 +159,7 @@ struct BoundedSearchKernel {
     for (std::int64_t col0 = w.col_begin; col0 < w.col_end; col0 += kTile, ++tiles_done) {
       int const buf = tiles_done % 2;
       mma::wait_async_copies();
+      Tiles::publish_writes();
       if constexpr (kBlockRounds) {
         phase ^= 1;
         if (lane == 0) s.pending_count[phase][warp] = pending;

@@ -13,11 +13,14 @@
 
 namespace cudist::neighbors::detail::cuda {
 
-template <class Bound>
+/// ContractionT and kImageArch: mma.sync's (sm_80) or wgmma's (sm_90a, inst/bounded_wgmma.cu);
+/// kServesTopK: whether the row buffers' kernel (3 <= k) is built beside the best two's.
+template <class Bound, template <int> class ContractionT = cudist::detail::cuda::MmaColumnTiles, int kImageArch = 80,
+          bool kServesTopK = true>
 struct BoundedSearch {
   template <template <class> class SelectT>
-  using Kernel = BoundedSearchKernel<Bound, SelectT>;
-  using Kernels = NearestKernels<Kernel>;
+  using Kernel = BoundedSearchKernel<Bound, SelectT, ContractionT>;
+  using Kernels = NearestKernels<Kernel, kImageArch, kServesTopK>;
 
   static void run(BoundedForm const& form, FusedLaunch const& f, SelectArgs const& a,
                   typename Bound::Constants const& constants, cudaStream_t stream) {
@@ -43,5 +46,11 @@ struct BoundedSearch {
     });
   }
 };
+
+/// Squared L2's constants from the form's bound (expansion_bound.hpp).
+inline L2Bound::Constants l2_constants(BoundedForm const& form) {
+  double const gamma = form.bound.gamma;
+  return {1.0 / (1.0 - gamma) * (1.0 + 0x1p-50), (1.0 + gamma) * (1.0 + 0x1p-50), form.bound.slack};
+}
 
 }  // namespace cudist::neighbors::detail::cuda

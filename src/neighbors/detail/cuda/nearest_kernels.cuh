@@ -16,16 +16,21 @@ namespace cudist::neighbors::detail::cuda {
 
 /// KernelT<Consumer>: a search kernel struct with Select and smem_bytes(select params, depth),
 /// launched by fused_select_kernel, whose code needs an image of kImageArch (80: sm_80) or later.
-template <template <template <class> class> class KernelT, int kImageArch = 80>
+/// Without kServesTopK only the best two's kernel is built, and only k <= 2 runs here.
+template <template <template <class> class> class KernelT, int kImageArch = 80, bool kServesTopK = true>
 struct NearestKernels {
   using TwoBest = KernelT<LaneTwoBestSelect>;
-  using TopK = KernelT<RowBufferSelect>;
 
-  /// f(kernel) with the kernel of k (a value of its type).
+  /// Whether a kernel of k is built.
+  static constexpr bool serves(std::int64_t k) { return k <= 2 || kServesTopK; }
+
+  /// f(kernel) with the kernel of k (a value of its type), which serves(k).
   template <class F>
   static decltype(auto) with(std::int64_t k, F&& f) {
-    if (k <= 2) return f(TwoBest{});
-    return f(TopK{});
+    if constexpr (kServesTopK) {
+      if (k > 2) return f(KernelT<RowBufferSelect>{});
+    }
+    return f(TwoBest{});
   }
 
   /// Shared memory of a block for k entries on rows of `depth` (in the kernel's unit).
@@ -37,9 +42,10 @@ struct NearestKernels {
     });
   }
 
-  /// Whether the kernel of k runs here: code of kImageArch or later for the device in its image,
-  /// and a block that fits the device's shared memory.
+  /// Whether the kernel of k runs here: built, code of kImageArch or later for the device in its
+  /// image, and a block that fits the device's shared memory.
   static bool runs_here(std::int64_t k, int depth) {
+    if (!serves(k)) return false;
     bool const image = with(k, [](auto kernel) {
       return cudist::detail::cuda::kernel_image_has(
           reinterpret_cast<void const*>(fused_select_kernel<decltype(kernel)>), kImageArch);
