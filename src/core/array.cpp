@@ -78,6 +78,14 @@ Array Array::allocate(std::int64_t rows, std::int64_t cols, DType dtype, Device 
   return a;
 }
 
+Array Array::leading_rows(std::int64_t rows) const {
+  CUDIST_EXPECTS(rows >= 0 && rows <= rows_,
+                 "Array::leading_rows: rows = " << rows << " of an array of " << rows_ << " rows");
+  Array a = *this;
+  a.rows_ = rows;
+  return a;
+}
+
 Array Array::copy_of(ConstMatrixView src, Device device, void* stream) {
   Array a = allocate(src.rows, src.cols, src.dtype, device, stream);
   copy(src, a.view(), stream);

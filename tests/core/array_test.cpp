@@ -87,5 +87,27 @@ TEST(Array, EmptyArraysNeedNoMemory) {
   EXPECT_EQ(a.bytes(), 0u);
 }
 
+TEST(Array, LeadingRowsShareTheMemoryAndOutliveTheWhole) {
+  CUDIST_REQUIRE_BACKEND();
+  std::vector<std::int64_t> src(4 * 2);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::int64_t>(i) * 3 - 5;
+  Array lead;
+  {
+    Array const whole = Array::copy_of(view(src.data(), 4, 2), test::backend_device());
+    lead = whole.leading_rows(3);
+    EXPECT_EQ(lead.data(), whole.data());
+    EXPECT_EQ(whole.leading_rows(0).size(), 0);
+    EXPECT_EQ(whole.leading_rows(4).rows(), 4);
+    EXPECT_THROW(whole.leading_rows(5), InvalidArgument);
+    EXPECT_THROW(whole.leading_rows(-1), InvalidArgument);
+  }  // the whole array is gone; its memory lives on in `lead`
+  EXPECT_EQ(lead.rows(), 3);
+  EXPECT_EQ(lead.cols(), 2);
+  EXPECT_EQ(lead.bytes(), 3 * 2 * sizeof(std::int64_t));
+  std::vector<std::int64_t> back(3 * 2, 0);
+  copy(lead.view(), view(back.data(), 3, 2));
+  for (std::size_t i = 0; i < back.size(); ++i) EXPECT_EQ(back[i], src[i]);
+}
+
 }  // namespace
 }  // namespace cudist

@@ -24,6 +24,10 @@ class Array {
   /// A dense copy of `src` on `device`. Copies to the host synchronize `stream`.
   static Array copy_of(ConstMatrixView src, Device device, void* stream = nullptr);
 
+  /// The first `rows` rows (0 <= rows <= this->rows()), sharing this array's memory, which stays
+  /// allocated, all of it, while either array lives. Throws InvalidArgument outside that range.
+  Array leading_rows(std::int64_t rows) const;
+
   MatrixView view() { return {data_.get(), rows_, cols_, cols_, dtype_, memory()}; }
   ConstMatrixView view() const { return {data_.get(), rows_, cols_, cols_, dtype_, memory()}; }
   operator ConstMatrixView() const { return view(); }
