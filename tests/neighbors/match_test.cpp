@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/backend.hpp"
@@ -175,6 +176,34 @@ TEST(Match, BatchedProblemsMatchEachProblemAlone) {
     reference::Matrix const d = reference::cdist(xs, ys, Metric::kSqEuclidean);
     auto const want = reference::match(xs, ys, Metric::kSqEuclidean, o.ratio, true, o.max_distance);
     EXPECT_TRUE(same_matches(got, offsets[b], offsets[b + 1] - offsets[b], want, d, 0)) << "problem " << b;
+  }
+}
+
+TEST(Match, EmptyInputs) {
+  CUDIST_REQUIRE_BACKEND();
+  auto const none = test::random_reals(0, 4, DType::kFloat32, 0, 1, 41);
+  auto const some = test::random_reals(6, 4, DType::kFloat32, 0, 1, 42);
+  Array const noneb = test::to_backend(none.array), someb = test::to_backend(some.array);
+  for (bool mutual : {false, true}) {
+    MatchOptions o;
+    o.mutual = mutual;
+    for (auto const& [x, y] : {std::pair{&noneb, &someb}, std::pair{&someb, &noneb}}) {
+      MatchResult const r = match(test::backend_resources(), *x, *y, Metric::kEuclidean, o);
+      EXPECT_EQ(r.pairs.rows(), 0);
+      EXPECT_EQ(r.pairs.cols(), 2);
+      EXPECT_EQ(r.distances.rows(), 0);
+      Array const offsets = test::to_host(r.offsets);
+      ASSERT_EQ(offsets.cols(), 2);
+      EXPECT_EQ(offsets.data_as<std::int64_t>()[0], 0);
+      EXPECT_EQ(offsets.data_as<std::int64_t>()[1], 0);
+    }
+    // Three problems, none with a query row: every problem's range is empty.
+    Batch const batch{{0, 0, 0, 0}, {0, 2, 2, 6}};
+    MatchResult const r = match_batched(test::backend_resources(), noneb, someb, batch, Metric::kEuclidean, o);
+    EXPECT_EQ(r.pairs.rows(), 0);
+    Array const offsets = test::to_host(r.offsets);
+    ASSERT_EQ(offsets.cols(), 4);
+    for (int b = 0; b < 4; ++b) EXPECT_EQ(offsets.data_as<std::int64_t>()[b], 0) << b;
   }
 }
 

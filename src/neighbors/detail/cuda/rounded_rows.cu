@@ -59,9 +59,13 @@ struct RoundRowsKernel {
     odd |= sum * (1 + p.e) > static_cast<double>(FLT_MAX) / 16;
     // The largest magnitude scaled into [2^13, 2^14): float16 keeps 11 bits of every value down
     // to 2^-27 of it (below, its subnormals' absolute error, which the bound covers).
-    float const scale = odd || largest == 0.0f ? 1.0f : exp2f(static_cast<float>(ilogbf(largest) - 13));
+    // The scale and its inverse are powers of two (ldexpf is exact), so multiplying by the inverse
+    // rounds the same exact quotient as dividing by the scale, at a multiply instead of a
+    // division's subroutine a value (y's rows in K1: 14.3 -> 13.4 us, ncu H200 runs 137-139).
+    int const e = odd || largest == 0.0f ? 0 : ilogbf(largest) - 13;
+    float const scale = ldexpf(1.0f, e), inverse = ldexpf(1.0f, -e);
     for (std::int64_t k = lane; k < p.depth; k += 32) {
-      float const v = k < p.d && !odd ? src[k] / scale : 0.0f;
+      float const v = k < p.d && !odd ? src[k] * inverse : 0.0f;
       p.values[row * p.depth + k] = __float2half_rn(v);
     }
     if (lane != 0) return;

@@ -337,14 +337,18 @@ MatchResult finish_matches(SelectProblem const& p, MatchCriteria const& c, Array
                            Array const& i2, std::optional<Array> const& best_query, cudaStream_t stream) {
   std::int64_t const m = p.m();
   int const problems = static_cast<int>(p.problems());
-  Array const x_offsets = upload(p.x_offsets, stream), y_offsets = upload(p.y_offsets, stream);
+  // Both problems' offsets in one upload: each small copy is a step of the GPU's chain after the
+  // search (docs/tuning.md, "match's scatter before its one synchronization").
+  std::vector<std::int64_t> offsets = p.x_offsets;
+  offsets.insert(offsets.end(), p.y_offsets.begin(), p.y_offsets.end());
+  Array const offsets_d = upload(offsets, stream);
+  auto const* x_offsets = offsets_d.data_as<std::int64_t>();
   Array accepted = device_array(1, m + 1, DType::kInt32, stream);
   Array position = device_array(1, m + 1, DType::kInt32, stream);
   launch<MatchFlagsKernel<Out>>(m + 1, 256,
                                 {d2.data_as<Out>(), i2.data_as<std::int64_t>(),
-                                 best_query ? best_query->data_as<std::int64_t>() : nullptr,
-                                 x_offsets.data_as<std::int64_t>(), y_offsets.data_as<std::int64_t>(),
-                                 problems, m, c, accepted.data_as<int>()},
+                                 best_query ? best_query->data_as<std::int64_t>() : nullptr, x_offsets,
+                                 x_offsets + problems + 1, problems, m, c, accepted.data_as<int>()},
                                 stream);
   exclusive_sum(accepted.data_as<int>(), position.data_as<int>(), m + 1, stream);
   // Room for every query's match, so that the scatter runs before the one synchronization and
@@ -354,7 +358,7 @@ MatchResult finish_matches(SelectProblem const& p, MatchCriteria const& c, Array
                 device_array(1, problems + 1, DType::kInt64, stream)};
   launch<MatchScatterKernel<Out>>(std::max<std::int64_t>(m, problems + 1), 256,
                                   {d2.data_as<Out>(), i2.data_as<std::int64_t>(), accepted.data_as<int>(),
-                                   position.data_as<int>(), x_offsets.data_as<std::int64_t>(), problems, m,
+                                   position.data_as<int>(), x_offsets, problems, m,
                                    r.pairs.data_as<std::int64_t>(), r.distances.data_as<Out>(),
                                    r.offsets.data_as<std::int64_t>()},
                                   stream);
