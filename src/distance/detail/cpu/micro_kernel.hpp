@@ -46,15 +46,30 @@ struct LanesOf {
 template <class C>
 constexpr int kLanes = kVectorBytes / static_cast<int>(sizeof(C));
 
+/// Ops whose step also runs on SIMD vectors here: the lane-wise ops, and bit Hamming on 32-bit
+/// words (which the GPU engine does not treat as lane-wise; see XorPopcountOp).
+template <class Op>
+constexpr bool kSimdStep = Op::kLaneWise;
+template <class Out>
+constexpr bool kSimdStep<ops::XorPopcountOp<std::uint32_t, Out>> = true;
+
+/// Vector registers a row's chunk of Op's accumulators takes: two for the witness ops (the values
+/// and the ks that produced them), else one.
+template <class Op>
+constexpr int kAccRegisters = kSimdStep<Op> && Op::kTakesIndex ? 2 : 1;
+
 /// Rows of x per micro-kernel call: the accumulators of kMR rows of kNR columns (kMR independent
 /// chains per column vector), the panel's row and a broadcast must fit the registers, else they
 /// spill (doubles in AVX2 at 4 rows: ~20 cycles a step against ~8 at 2, on an AVX2 EPYC). The
-/// largest power of two up to 8 that fits: 8 in AVX-512, 4 (float) or 2 (double) in AVX2.
-template <class C>
+/// most rows up to 8 that fit: 8 in AVX-512, 6 (float) or 2 (double) in AVX2, 3 for float
+/// witnesses. Each panel load serves every row of the call, and the panel streams from L2 once
+/// per call's rows: float in AVX2 took 0.44 ns a row-step at 4 rows and 0.40 at 6 (Zen 3, a
+/// tile's loop order), and C1 250 -> 202 ms (docs/tuning.md).
+template <class Op>
 constexpr int kMR = [] {
-  constexpr int chunks = kNR / kLanes<C>;
+  constexpr int chunks = kNR / kLanes<typename Op::Compute>;
   int rows = 8;
-  while (rows > 1 && rows * chunks + chunks + 2 > kVectorRegisters) rows /= 2;
+  while (rows > 1 && rows * chunks * kAccRegisters<Op> + chunks + 2 > kVectorRegisters) --rows;
   return rows;
 }();
 
@@ -82,22 +97,15 @@ struct IndexLanesOf {
   typedef std::int32_t type __attribute__((vector_size(kCount * sizeof(std::int32_t))));
 };
 
-/// Ops whose step also runs on SIMD vectors here: the lane-wise ops, and bit Hamming on 32-bit
-/// words (which the GPU engine does not treat as lane-wise; see XorPopcountOp).
-template <class Op>
-constexpr bool kSimdStep = Op::kLaneWise;
-template <class Out>
-constexpr bool kSimdStep<ops::XorPopcountOp<std::uint32_t, Out>> = true;
-
 /// acc[r][c] = reduction over k of step(x_r[k], panel[k][c]), for kMR rows and kNR columns.
 /// Lane-wise ops run on GCC vector types: the kNR lanes of each row in registers, the x value
 /// broadcast, kMR independent accumulator chains (the compiler does not reliably find this on its
 /// own). Lane-wise ops that take the index (witness ops, Acc = {value, k}) keep a vector of values
 /// and a vector of the ks that produced them.
 template <class Op, class Elem, class C, class Acc>
-void micro_kernel(Op const& op, Elem const* const (&xr)[kMR<C>], C const* panel, std::int64_t d,
-                  C const* w, Acc (&acc)[kMR<C>][kNR]) {
-  constexpr int kRows = kMR<C>;
+void micro_kernel(Op const& op, Elem const* const (&xr)[kMR<Op>], C const* panel, std::int64_t d,
+                  C const* w, Acc (&acc)[kMR<Op>][kNR]) {
+  constexpr int kRows = kMR<Op>;
   using Lanes = typename LanesOf<C>::type;
   constexpr int kChunks = kNR / kLanes<C>;
   if constexpr (kSimdStep<Op> && Op::kTakesIndex) {
