@@ -1,6 +1,6 @@
 // Suite "cpu": case C1 of BENCHMARKS.md, the CPU backend (OpenMP over every core it is given),
-// against a floor from this machine's measured FP32 FMA rate (the direct L2 formula issues a
-// subtract and an FMA per (i, j, k) element).
+// against a floor from this machine's measured rate of the direct L2 formula's step: a subtract
+// and an FMA per (i, j, k) element.
 #include <omp.h>
 
 #include <algorithm>
@@ -17,30 +17,48 @@
 namespace cudist::bench {
 namespace {
 
-// The floor counts FMA lane operations at the width the CPU backend's micro-kernel computes in on
-// this machine (the build's own, or the AVX2 / AVX-512 variant it chose at run time:
-// src/distance/detail/cpu/isa.hpp): on a CPU with AVX-512 a zmm issues about twice the lane-FMAs
-// of a ymm (measured on the 2-core dev box: 130.8 against 70.7 G/s per core), so a floor at the
-// AVX2 rate would be half too slow.
-constexpr int kChains = 12, kFmaIters = 1 << 22;
+// The floor counts steps (a subtract and an FMA) in lanes of the width the CPU backend's
+// micro-kernel computes in on this machine (the build's own, or the AVX2 / AVX-512 variant it chose
+// at run time: src/distance/detail/cpu/isa.hpp), at the rate this CPU issues them. On a CPU with
+// AVX-512 a zmm issues about twice the lane-FMAs of a ymm (measured on the 2-core dev box: 130.8
+// against 70.7 G/s per core), so a floor at the AVX2 rate would be half too slow. Until 2026-11-29
+// the floor timed FMAs alone and counted the subtract as a second FMA: right where subtracts
+// share the FMA ports (Intel), twice too slow on AMD Zen, whose subtracts run on add pipes of their
+// own (C1 then ran at 0.95x its "floor" on a Zen 3 EPYC; now 2.0x).
+// 8 chains of FMAs (their latency, 4 cycles on Zen 3, times 2 pipes) and 6 of subtracts beside
+// them, plus 2 constants: 16 registers in AVX2, none spilled. The FMAs set the rate: each step
+// needs one, and the subtracts run beside them where they have pipes of their own (Zen: 2.06 FMAs
+// a cycle with the 6 subtracts, measured on the dev box's Zen 3); where they share the FMA ports
+// (Intel) the loop runs at 8 steps in 7 cycles, 14% faster than the steps could: a floor 14%
+// below reach there, never above it.
+constexpr int kFmaChains = 8, kSubChains = 6;
+constexpr int kStepIters = 1 << 22;
 
 template <int kBytes>
 struct FloatLanes {
   typedef float type __attribute__((vector_size(kBytes)));
 };
 
-/// One thread's FP32 multiply-add chains on kBytes-wide vectors. Always inlined, into a caller
-/// compiled for that width: an OpenMP region is outlined with its own function's target.
+/// One thread's steps on kBytes-wide vectors: independent chains of FMAs and of subtracts,
+/// interleaved. Always inlined, into a caller compiled for that width: an OpenMP region is
+/// outlined with its own function's target.
 template <int kBytes>
-__attribute__((always_inline)) inline float fma_chains(int thread) {
+__attribute__((always_inline)) inline float step_chains(int thread) {
   using Lanes = typename FloatLanes<kBytes>::type;
-  Lanes v[kChains];
-  for (int c = 0; c < kChains; ++c) v[c] = Lanes{} + float(c + thread);
-  Lanes const a = Lanes{} + 0.999f, b = Lanes{} + 0.001f;
-  for (int it = 0; it < kFmaIters; ++it)
-    for (int c = 0; c < kChains; ++c) v[c] = v[c] * a + b;
+  Lanes v[kFmaChains], w[kSubChains];
+  for (int c = 0; c < kFmaChains; ++c) v[c] = Lanes{} + float(c + thread);
+  for (int c = 0; c < kSubChains; ++c) w[c] = Lanes{} + float(c + thread);
+  Lanes const a = Lanes{} + 0.999f, e = Lanes{} + 1e-7f;  // v settles at 999; w drifts by 0.4
+  for (int it = 0; it < kStepIters; ++it) {
+#pragma GCC unroll 8
+    for (int c = 0; c < kFmaChains; ++c) {
+      v[c] = v[c] * a + a;
+      if (c < kSubChains) w[c] = w[c] - e;
+    }
+  }
   float s = 0;
-  for (int c = 0; c < kChains; ++c) s += v[c][0];
+  for (int c = 0; c < kFmaChains; ++c) s += v[c][0];
+  for (int c = 0; c < kSubChains; ++c) s += w[c][0];
   return s;
 }
 
@@ -57,17 +75,18 @@ ChainsRun time_chains(float (*chains)(int)) {
   return {total, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
 }
 
-float chains_16(int thread) { return fma_chains<16>(thread); }
+float chains_16(int thread) { return step_chains<16>(thread); }
 #if defined(__x86_64__)
-__attribute__((target("avx2,fma"))) float chains_32(int thread) { return fma_chains<32>(thread); }
-__attribute__((target("avx512f"))) float chains_64(int thread) { return fma_chains<64>(thread); }
+__attribute__((target("avx2,fma"))) float chains_32(int thread) { return step_chains<32>(thread); }
+__attribute__((target("avx512f"))) float chains_64(int thread) { return step_chains<64>(thread); }
 #endif
 
 /// The width the contraction computes in here.
 int lane_bytes() { return cudist::detail::cpu::vector_bytes(cudist::detail::cpu::cpu_variant()); }
 
-/// FP32 multiply-add lane operations per second over all OpenMP threads, at lane_bytes().
-double cpu_fma_rate() {
+/// Steps (a subtract and an FMA) per second in FP32 lanes over all OpenMP threads, at lane_bytes():
+/// the FMAs of step_chains.
+double cpu_step_rate() {
   int const bytes = lane_bytes();
   float (*chains)(int) = chains_16;
 #if defined(__x86_64__)
@@ -76,7 +95,7 @@ double cpu_fma_rate() {
 #endif
   ChainsRun const run = time_chains(chains);
   if (run.total == -1) return 0;  // keeps the loop alive
-  return double(omp_get_max_threads()) * kChains * kFmaIters * (bytes / sizeof(float)) / run.seconds;
+  return double(omp_get_max_threads()) * kFmaChains * kStepIters * (bytes / sizeof(float)) / run.seconds;
 }
 
 std::vector<CaseResult> run_cpu_suite(Options const& opt) {
@@ -99,9 +118,9 @@ std::vector<CaseResult> run_cpu_suite(Options const& opt) {
   c.description = "cdist euclidean " + std::to_string(m) + "x" + std::to_string(n) + " d=128 fp32, CPU, " +
                   std::to_string(omp_get_max_threads()) + " threads";
   c.time_us = times[times.size() / 2];
-  c.floor_us = 1e6 * 2.0 * double(m) * n * d / cpu_fma_rate();
+  c.floor_us = 1e6 * double(m) * n * d / cpu_step_rate();
   int const bytes = lane_bytes();
-  c.floor_basis = std::string("CPU FP32 FMA issue (") +
+  c.floor_basis = std::string("CPU FP32 subtract + FMA issue (") +
                   (bytes == 64 ? "AVX-512" : bytes == 32 ? "AVX2" : "16-byte") + " lanes, measured)";
   // Copy-free check: the CPU output is host memory.
   std::int64_t const rows[] = {0, m / 2, m - 1};
