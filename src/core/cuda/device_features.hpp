@@ -34,8 +34,8 @@ int multiprocessors();
 std::int64_t resident_blocks(void const* kernel, int threads, std::size_t smem);
 
 /// CUDIST_MMA_SYNC is set to anything but "" or "0" (read at every call): the tensor-core searches
-/// of byte rows keep the mma.sync contraction where Hopper's wgmma would run, with the same
-/// results (the tests run both).
+/// (byte rows, and float32's best two) keep the mma.sync contraction where Hopper's wgmma would
+/// run, with the same results (the tests run both).
 bool mma_sync_forced();
 
 /// The machine code the runtime loads for `kernel` (a __global__ function) on the current device

@@ -1,4 +1,5 @@
-// MmaColumnTiles' contraction on Hopper's warpgroup MMA (wgmma.cuh), for byte rows: the same block
+// MmaColumnTiles' contraction on Hopper's warpgroup MMA (wgmma.cuh), for byte rows (int8 / uint8)
+// and float16 rows (the float32 search's best two, in a unit of its own): the same block
 // (x's 128-row tile resident, y's 128-column tiles double-buffered, 8 warps) and the same
 // accumulator layout per warp, so a kernel written on MmaColumnTiles takes either. What differs:
 // the tiles are in the 128-byte-swizzled layout the tensor cores read through descriptors (rows of
@@ -75,10 +76,7 @@ struct WgmmaColumnTiles : MmaColumnTiles<kThreads> {
   template <bool kSigned>
   __device__ static void accumulate(unsigned char const* xs, unsigned char const* ys, int data_bytes, int warp,
                                     int /*lane*/, int half, int (&c)[kNTiles][4], mma::MmaBytes<kSigned>) {
-    std::uint32_t const a = wgmma::descriptor_low(static_cast<unsigned>(__cvta_generic_to_shared(xs)) +
-                                                  (warp / 4) * 64 * kRowBytes);
-    std::uint32_t const b = wgmma::descriptor_low(static_cast<unsigned>(__cvta_generic_to_shared(ys)) +
-                                                  half * 64 * kRowBytes);
+    std::uint32_t const a = x_operand(xs, warp), b = y_operand(ys, half);
     wgmma::pin(c);
     // Straight-line wgmmas, one run per step count (rows of 16..256 bytes: 1..8 steps): in a loop
     // ptxas fenced the wgmmas again after each branch (its C7519 note).
@@ -99,10 +97,7 @@ struct WgmmaColumnTiles : MmaColumnTiles<kThreads> {
   /// c = the same products of float16 rows (float32 accumulation; the first step writes c).
   __device__ static void contract(unsigned char const* xs, unsigned char const* ys, int data_bytes, int warp,
                                   int /*lane*/, int half, float (&c)[kNTiles][4], mma::MmaF16) {
-    std::uint32_t const a = wgmma::descriptor_low(static_cast<unsigned>(__cvta_generic_to_shared(xs)) +
-                                                  (warp / 4) * 64 * kRowBytes);
-    std::uint32_t const b = wgmma::descriptor_low(static_cast<unsigned>(__cvta_generic_to_shared(ys)) +
-                                                  half * 64 * kRowBytes);
+    std::uint32_t const a = x_operand(xs, warp), b = y_operand(ys, half);
     wgmma::pin(c);
     switch (Base::step_bytes(data_bytes) / 32) {  // rows of 32..512 bytes: 1..16 steps
       case 1: f16_steps<1>(c, a, b); break;
@@ -127,6 +122,15 @@ struct WgmmaColumnTiles : MmaColumnTiles<kThreads> {
   }
 
  private:
+  /// The low descriptor words of the warp's warpgroup's 64 rows of x's tile, and of the half's 64
+  /// columns of y's tile.
+  __device__ static std::uint32_t x_operand(unsigned char const* xs, int warp) {
+    return wgmma::descriptor_low(static_cast<unsigned>(__cvta_generic_to_shared(xs)) + (warp / 4) * 64 * kRowBytes);
+  }
+  __device__ static std::uint32_t y_operand(unsigned char const* ys, int half) {
+    return wgmma::descriptor_low(static_cast<unsigned>(__cvta_generic_to_shared(ys)) + half * 64 * kRowBytes);
+  }
+
   /// The same for float16: the first step writes c (its outputs only: an accumulating first step
   /// with scale-d 0 made ptxas serialise every wgmma of the kernel, note C7520).
   template <int kSteps>

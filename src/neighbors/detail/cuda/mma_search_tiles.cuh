@@ -11,7 +11,8 @@
 
 namespace cudist::neighbors::detail::cuda {
 
-/// Base: the contraction, MmaColumnTiles (mma.sync) or WgmmaColumnTiles (wgmma, byte rows).
+/// Base: the contraction, MmaColumnTiles (mma.sync) or WgmmaColumnTiles (wgmma: byte rows, and
+/// float16 rows for the best two).
 template <int kThreads, class Base = cudist::detail::cuda::MmaColumnTiles<kThreads>>
 struct MmaSearchTiles : Base {
   static_assert(Base::kTile == WorkGrid::kTileRows, "a work item's row tile is the contraction's");
