@@ -65,6 +65,23 @@ __device__ __forceinline__ void mma_bytes(int (&c)[4], unsigned const (&a)[4], u
 #endif
 }
 
+/// mma.sync m16n8k256 of single bits, AND then population count -> int32 (exact): c += popc(a & b)
+/// over 256-bit steps. Its fragments hold 32-bit words where m16n8k32's hold four bytes, so the same
+/// byte tiles and ldmatrix pattern feed it: one step covers 32 bytes of each row either way. It
+/// issues at the rate of the byte MMA (H200, run 143: 2.5 K multiply-adds of bytes or 20 K of
+/// bits a cycle and SM), eight times the bits a cycle of the byte MMA's products.
+__device__ __forceinline__ void mma_bits_and(int (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile(
+      "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};\n"
+      : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
+  __trap();
+#endif
+}
+
 /// mma.sync m16n8k16, float16 x float16 with float32 accumulation: c += a b.
 __device__ __forceinline__ void mma_f16(float (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -79,10 +96,16 @@ __device__ __forceinline__ void mma_f16(float (&c)[4], unsigned const (&a)[4], u
 }
 
 /// The MMAs as callables, for code written once for bytes and float16.
-template <bool kSigned>
+template <bool kSignedBytes>
 struct MmaBytes {
+  static constexpr bool kSigned = kSignedBytes;
   __device__ void operator()(int (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) const {
     mma_bytes<kSigned>(c, a, b0, b1);
+  }
+};
+struct MmaBitsAnd {
+  __device__ void operator()(int (&c)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) const {
+    mma_bits_and(c, a, b0, b1);
   }
 };
 struct MmaF16 {

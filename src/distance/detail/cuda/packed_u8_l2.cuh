@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "distance/detail/cuda/packed_u8_rows.hpp"
 #include "distance/detail/ops.hpp"
 
 namespace cudist::detail::cuda {
@@ -39,7 +40,9 @@ struct PackedByteSqL2Op : ops::OpBase<std::uint32_t, std::uint32_t> {
     return kSigned ? static_cast<int>(static_cast<std::int8_t>(v >> shift)) : static_cast<int>((v >> shift) & 0xffu);
   }
   static CUDIST_HD Acc merge(Acc a, Acc b) { return a + b; }
-  /// |x|^2 + |y|^2 - 2 x.y: the exact sum of squared differences (see the file comment).
+  /// |x|^2 + |y|^2 - 2 x.y: the exact sum of squared differences (see the file comment). With bit
+  /// counts for the squares and the bits' AND-popcount for the dot product, the same expression is
+  /// the exact Hamming distance.
   static CUDIST_HD std::uint32_t expanded(std::uint32_t x_row_sq, std::uint32_t y_row_sq, Acc dot) {
     return x_row_sq + y_row_sq - 2u * dot;
   }
@@ -48,19 +51,18 @@ struct PackedByteSqL2Op : ops::OpBase<std::uint32_t, std::uint32_t> {
   }
 };
 
-/// sq[r] = sum of squares of the bytes of row r (rows of `words` 32-bit words), read as uint8 or,
-/// with signed_bytes, as int8. Eight lanes share a row, reading 32 contiguous bytes (a sector) a
-/// step: a thread per row read 4 bytes of 32 rows per load, and the two launches of D3u took
-/// 17 us of its ~150 (ncu, H200).
-struct ByteSquaresKernel {
+/// sum[r] = RowSum (packed_u8_rows.hpp) of row r (rows of `words` 32-bit words). Eight lanes share a row, reading 32
+/// contiguous bytes (a sector) a step: a thread per row read 4 bytes of 32 rows per load, and the
+/// two launches of D3u took 17 us of its ~150 (ncu, H200).
+struct RowSumsKernel {
   static constexpr int kThreads = 256;
   static constexpr int kLanesPerRow = 8;
   static constexpr int kRowsPerBlock = kThreads / kLanesPerRow;
   struct Params {
     std::uint32_t const* rows;
     std::int64_t count, words, stride;  // stride in words
-    std::uint32_t* sq;
-    bool signed_bytes;
+    std::uint32_t* sum;
+    RowSum kind;
   };
   __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
     std::int64_t const r = block * kRowsPerBlock + tid / kLanesPerRow;
@@ -70,17 +72,17 @@ struct ByteSquaresKernel {
       std::uint32_t const* const row = p.rows + r * p.stride;
       for (std::int64_t w = lane; w < p.words; w += kLanesPerRow) {
         std::uint32_t const v = row[w];
-        if (p.signed_bytes) {
-          PackedByteSqL2Op<true>::step(acc, v, v);
-        } else {
-          PackedByteSqL2Op<false>::step(acc, v, v);
+        switch (p.kind) {
+          case RowSum::kUnsignedSquares: PackedByteSqL2Op<false>::step(acc, v, v); break;
+          case RowSum::kSignedSquares: PackedByteSqL2Op<true>::step(acc, v, v); break;
+          case RowSum::kBitCounts: acc += __popc(v); break;
         }
       }
     }
     // Every lane of the warp takes part in the row sums (rows past the end add zeros).
 #pragma unroll
     for (int offset = kLanesPerRow / 2; offset > 0; offset /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, offset);
-    if (r < p.count && lane == 0) p.sq[r] = acc;
+    if (r < p.count && lane == 0) p.sum[r] = acc;
   }
 };
 

@@ -1,4 +1,4 @@
-// The full-layout store of byte rows' cdist (packed_u8_mma_store.cu) straight from the MMA's
+// The full-layout store of byte and bit rows' cdist (packed_u8_mma_store.cu) straight from the MMA's
 // accumulators: the contraction of mma_column_tiles.cuh (x's 128-row tile resident, y's column
 // tiles double-buffered with their rows' squares), and each lane finishes and stores the pairs
 // the MMA left in its registers. Lane (g, q) of warp w holds rows 16 w + g and 16 w + g + 8; y's
@@ -32,9 +32,11 @@
 
 namespace cudist::detail::cuda {
 
-/// Op: the finish of the exact integer (Op::finish(acc, i, j) -> float), with
-/// Op::kNeedsRowSquares where acc is |x|^2 + |y|^2 - 2 x.y rather than the dot product itself.
-template <bool kSigned, class Op>
+/// Product: the MMA (mma::MmaBytes<signed> for uint8 / int8 rows, mma::MmaBitsAnd for bit rows).
+/// Op: the finish of the exact integer (Op::finish(acc, i, j) -> float), with Op::kNeedsRowSums
+/// where acc is x_row + y_row - 2 x.y (the rows' sums of squares or bit counts) rather than the
+/// product itself.
+template <class Product, class Op>
 struct PackedByteMmaFullStoreKernel {
   static constexpr int kThreads = 256;
   using Tiles = MmaColumnTiles<kThreads>;
@@ -43,7 +45,7 @@ struct PackedByteMmaFullStoreKernel {
   // Four 55 KB blocks (rows of 128 bytes) fit an SM; 64 registers a thread keeps them there.
   static constexpr int kMinBlocks = 4;
   static constexpr int kMaxDepth = 256;  // bytes: three tiles of 272-byte rows, two blocks an SM
-  static constexpr bool kSquares = Op::kNeedsRowSquares;
+  static constexpr bool kSquares = Op::kNeedsRowSums;
   using Out = typename Op::Output;
   static_assert(sizeof(Out) == 4, "four outputs per 16-byte store");
   // The engine's parameters: the output window, layout and op; x and y as 32-bit words.
@@ -51,7 +53,7 @@ struct PackedByteMmaFullStoreKernel {
 
   struct Params {
     StoreParams store;
-    std::uint32_t const *x_sq, *y_sq;  // each row's sum of squares (kSquares)
+    std::uint32_t const *x_sq, *y_sq;  // each row's sum of squares or bit count (kSquares)
     std::int64_t tiles_per_block;      // column tiles a block walks (blockIdx.x: which run of them)
   };
 
@@ -87,7 +89,7 @@ struct PackedByteMmaFullStoreKernel {
   /// The finished output of a pair from its dot product.
   __device__ static Out finish(StoreParams const& o, int dot, std::uint32_t x_sq, std::uint32_t y_sq) {
     auto const acc =
-        kSquares ? PackedByteSqL2Op<kSigned>::expanded(x_sq, y_sq, static_cast<std::uint32_t>(dot)) : static_cast<std::uint32_t>(dot);
+        kSquares ? PackedByteSqL2Op<false>::expanded(x_sq, y_sq, static_cast<std::uint32_t>(dot)) : static_cast<std::uint32_t>(dot);
     return o.op.finish(acc, 0, 0);  // the byte ops' finish reads no per-row or per-column data
   }
 
@@ -162,7 +164,7 @@ struct PackedByteMmaFullStoreKernel {
 #pragma unroll 1
       for (int half = 0; half < 2; ++half) {
         int c[kNTiles][4];
-        Tiles::contract(xs, ys, depth, warp, lane, half, c, mma::MmaBytes<kSigned>{});
+        Tiles::contract(xs, ys, depth, warp, lane, half, c, Product{});
         std::uint32_t const* y_sq = s.y_sq[buf] + 64 * half;
         std::int64_t const col = col0 + 64 * half;
         if (interior) {
@@ -175,11 +177,11 @@ struct PackedByteMmaFullStoreKernel {
   }
 };
 
-template <bool kSigned, class Op>
-__global__ void __launch_bounds__(PackedByteMmaFullStoreKernel<kSigned, Op>::kThreads,
-                                  PackedByteMmaFullStoreKernel<kSigned, Op>::kMinBlocks)
-    packed_byte_mma_full_store_kernel(typename PackedByteMmaFullStoreKernel<kSigned, Op>::Params const p) {
-  using Kernel = PackedByteMmaFullStoreKernel<kSigned, Op>;
+template <class Product, class Op>
+__global__ void __launch_bounds__(PackedByteMmaFullStoreKernel<Product, Op>::kThreads,
+                                  PackedByteMmaFullStoreKernel<Product, Op>::kMinBlocks)
+    packed_byte_mma_full_store_kernel(typename PackedByteMmaFullStoreKernel<Product, Op>::Params const p) {
+  using Kernel = PackedByteMmaFullStoreKernel<Product, Op>;
   extern __shared__ __align__(128) unsigned char smem[];
   Kernel{}(p, *reinterpret_cast<typename Kernel::SharedStorage*>(smem), smem + Kernel::kTilesOffset);
 }

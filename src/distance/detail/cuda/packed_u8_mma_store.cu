@@ -1,18 +1,22 @@
 // uint8 and int8 cdist / pdist of squared L2, euclidean and inner product on the int8 tensor
-// cores (mma.sync, u8 or s8). Two kernels: the full layout of rows of whole 16-byte chunks up to
-// 256 bytes stores each pair from the MMA's registers (packed_u8_mma_full_store.cuh); the rest
-// (condensed, other rows, deeper rows) goes through the contraction of packed_u8_mma_tile.cuh,
-// which hands its tile over in the engine's 8 x 8-per-thread layout to the SIMT engine's own store
-// consumer (store_tile: full or condensed, windows, the exact zero diagonal).
+// cores (mma.sync, u8 or s8), and hamming_bits on the single-bit ones (b1, AND + popcount). Two
+// kernels: the full layout of rows of whole 16-byte chunks up to 256 bytes stores each pair from
+// the MMA's registers (packed_u8_mma_full_store.cuh); the rest (condensed, other rows, deeper
+// rows) goes through the contraction of packed_u8_mma_tile.cuh, which hands its tile over in the
+// engine's 8 x 8-per-thread layout to the SIMT engine's own store consumer (store_tile: full or
+// condensed, windows, the exact zero diagonal). Bit rows take the first kernel only; the rest of
+// their problems keep the SIMT engine's XOR + popcount.
 //
 // The values equal the SIMT engine's bit for bit: x.y is exact in int32 (255^2 d < 2^31 for the
 // d the integer path takes; int8 products are smaller), |x|^2 + |y|^2 - 2 x.y is then the exact
 // integer sum of squared differences (32-bit wrap-around brings the expansion back to it), and it
-// is finished by the SIMT op's own finish (float conversion, square root for euclidean).
+// is finished by the SIMT op's own finish (float conversion, square root for euclidean). For bits,
+// |a| + |b| - 2 |a & b| is the exact number of differing bits.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "core/cuda/check.hpp"
@@ -27,11 +31,12 @@ namespace cudist::detail::cuda {
 namespace {
 
 /// What the store makes of a tile's exact integers: the sum of squared differences as it is or
-/// its square root, or the dot product.
-enum class ByteFinish { kSquares, kRoot, kDot };
+/// its square root, the dot product, or the number of differing bits.
+enum class ByteFinish { kSquares, kRoot, kDot, kBitCount };
 
 /// The store consumer's op: the exact integer the SIMT op for byte rows accumulates
-/// (ops::SqDiffSumOp or ops::DotOp on int32, dispatch_integer_op), finished as that op finishes it.
+/// (ops::SqDiffSumOp or ops::DotOp on int32, dispatch_integer_op; ops::XorPopcountOp for bits),
+/// finished as that op finishes it.
 /// The finish is a template argument, not a run-time choice: the store unrolls it for each of a
 /// thread's 64 entries, and all three forms in one kernel made 11.3 K instructions, whose
 /// instruction fetches were a fifth of D3u's stalls (ncu, H200 run 99); the squares' kernel is
@@ -40,10 +45,12 @@ enum class ByteFinish { kSquares, kRoot, kDot };
 template <ByteFinish kFinish>
 struct ByteIntegerFinishOp : ops::OpBase<std::uint32_t, float> {
   using Acc = std::uint32_t;  // the sum of squared differences, or the dot product
-  static constexpr bool kNeedsRowSquares = kFinish != ByteFinish::kDot;
+  static constexpr bool kNeedsRowSums = kFinish != ByteFinish::kDot;
   CUDIST_HD float finish(Acc acc, std::int64_t i, std::int64_t j) const {
     auto const v = static_cast<std::int32_t>(acc);
-    if constexpr (kFinish == ByteFinish::kDot) {
+    if constexpr (kFinish == ByteFinish::kBitCount) {
+      return ops::XorPopcountOp<std::uint32_t, float>{}.finish(acc, i, j);
+    } else if constexpr (kFinish == ByteFinish::kDot) {
       return ops::DotOp<std::int32_t, float>{}.finish(v, i, j);
     } else {
       ops::SqDiffSumOp<std::int32_t, float> l2;
@@ -130,57 +137,77 @@ std::int64_t tiles_per_run(dim3& grid) {
   return tiles;
 }
 
-/// Whether the full-layout kernel takes the problem: its copies move whole 16-byte chunks of
-/// 16-byte-aligned rows, and three tiles of its deepest rows leave two blocks an SM.
+/// Whether the full-layout kernel takes the problem (x and y as words): its copies move whole
+/// 16-byte chunks of 16-byte-aligned rows, and three tiles of its deepest rows leave two blocks an
+/// SM.
 template <class Kernel>
-bool direct_store_fits(PairwiseProblem const& pr) {
-  auto const chunked = [](ConstMatrixView const& v) { return rows_allow_vectors(v.data, v.stride, 16, 1); };
-  return pr.layout == OutputLayout::kFull && pr.x.cols % 16 == 0 && pr.x.cols <= Kernel::kMaxDepth &&
-         chunked(pr.x) && chunked(pr.y);
+bool direct_store_fits(PairwiseProblem const& words) {
+  auto const chunked = [](ConstMatrixView const& v) { return rows_allow_vectors(v.data, v.stride, 16, 4); };
+  return words.layout == OutputLayout::kFull && words.x.cols % 4 == 0 && 4 * words.x.cols <= Kernel::kMaxDepth &&
+         chunked(words.x) && chunked(words.y);
 }
 
-template <bool kSigned, ByteFinish kFinish>
-bool packed_byte_mma(PairwiseProblem const& pr, cudaStream_t stream) {
-  using Op = ByteIntegerFinishOp<kFinish>;
-  using Direct = PackedByteMmaFullStoreKernel<kSigned, Op>;
-  using Exchange = PackedByteMmaStoreKernel<kSigned, kFinish>;
-  auto const direct_kernel = packed_byte_mma_full_store_kernel<kSigned, Op>;
-  auto const exchange_kernel = packed_byte_mma_store_kernel<kSigned, kFinish>;
-  bool const direct = direct_store_fits<Direct>(pr);
-  if (!kernel_image_has_sm80(direct ? reinterpret_cast<void const*>(direct_kernel)
-                                    : reinterpret_cast<void const*>(exchange_kernel))) {
-    return false;
-  }
-
-  PairwiseProblem words = pr;
-  words.x = as_words(pr.x);
-  words.y = as_words(pr.y);
-  auto const store = store_params<typename Exchange::Store, std::uint32_t>(words, Op{});
-  std::vector<Array> keep;  // stream-ordered: freed after the kernel has read them
-  std::uint32_t const *x_sq = nullptr, *y_sq = nullptr;  // null: inner product
-  if constexpr (Op::kNeedsRowSquares) {
-    auto const [xs, ys] = row_squares(words.x, words.y, kSigned, keep, stream);
-    x_sq = static_cast<std::uint32_t const*>(xs);
-    y_sq = static_cast<std::uint32_t const*>(ys);
-  }
-  dim3 grid = store_grid(pr, Exchange::kTile);
-  std::int64_t const tiles = tiles_per_run(grid);
-  if (direct) {
-    launch_with_smem(direct_kernel, grid, Direct::kThreads, Direct::smem_bytes(static_cast<int>(pr.x.cols)),
-                     typename Direct::Params{store, x_sq, y_sq, tiles}, stream);
+/// The row sums the expansion takes for a product of rows.
+template <class Product>
+constexpr RowSum row_sum_for() {
+  if constexpr (std::is_same_v<Product, mma::MmaBitsAnd>) {
+    return RowSum::kBitCounts;
   } else {
-    launch_with_smem(exchange_kernel, grid, Exchange::kThreads, sizeof(typename Exchange::SharedStorage),
-                     typename Exchange::Params{Exchange::Engine::part_of(store), store, x_sq, y_sq, tiles}, stream);
+    return squares_of(Product::kSigned);
   }
-  return true;
 }
 
+/// The problem, rows read as words, through the full-layout kernel where it fits, else (bytes
+/// only) the exchange kernel. False where the loaded image has no sm_80 code, or (bits) where the
+/// full-layout kernel does not fit.
+template <class Product, ByteFinish kFinish>
+bool packed_mma(PairwiseProblem const& words, cudaStream_t stream) {
+  constexpr bool kBits = std::is_same_v<Product, mma::MmaBitsAnd>;
+  using Op = ByteIntegerFinishOp<kFinish>;
+  using Direct = PackedByteMmaFullStoreKernel<Product, Op>;
+  auto const direct_kernel = packed_byte_mma_full_store_kernel<Product, Op>;
+  bool const direct = direct_store_fits<Direct>(words);
+  if (kBits && !direct) return false;
+  // The SIMT engine's store parameters (the exchange kernel's consumer), which both kernels take.
+  using Store = PairwiseTileKernel<Op, std::uint32_t, PairwisePolicy<4, TileShape::kLarge>>;
+  auto const store = store_params<Store, std::uint32_t>(words, Op{});
+  auto const launch = [&](auto const kernel, int threads, std::size_t smem, auto const& params) {
+    if (!kernel_image_has_sm80(reinterpret_cast<void const*>(kernel))) return false;
+    std::vector<Array> keep;  // stream-ordered: freed after the kernel has read them
+    std::uint32_t const *x_sum = nullptr, *y_sum = nullptr;  // null: inner product
+    if constexpr (Op::kNeedsRowSums) {
+      auto const [xs, ys] = row_sums(words.x, words.y, row_sum_for<Product>(), keep, stream);
+      x_sum = static_cast<std::uint32_t const*>(xs);
+      y_sum = static_cast<std::uint32_t const*>(ys);
+    }
+    dim3 grid = store_grid(words, Direct::kTile);
+    std::int64_t const tiles = tiles_per_run(grid);
+    launch_with_smem(kernel, grid, threads, smem, params(x_sum, y_sum, tiles), stream);
+    return true;
+  };
+  if (direct) {
+    return launch(direct_kernel, Direct::kThreads, Direct::smem_bytes(static_cast<int>(4 * words.x.cols)),
+                  [&](auto x_sum, auto y_sum, auto tiles) { return typename Direct::Params{store, x_sum, y_sum, tiles}; });
+  }
+  if constexpr (!kBits) {
+    using Exchange = PackedByteMmaStoreKernel<Product::kSigned, kFinish>;
+    return launch(packed_byte_mma_store_kernel<Product::kSigned, kFinish>, Exchange::kThreads,
+                  sizeof(typename Exchange::SharedStorage), [&](auto x_sum, auto y_sum, auto tiles) {
+                    return typename Exchange::Params{Exchange::Engine::part_of(store), store, x_sum, y_sum, tiles};
+                  });
+  }
+  return false;
+}
+
+/// Byte rows' finishes (the bits' is the count alone).
 template <bool kSigned>
-bool packed_byte_mma(PairwiseProblem const& pr, ByteFinish finish, cudaStream_t stream) {
+bool packed_byte_mma(PairwiseProblem const& words, ByteFinish finish, cudaStream_t stream) {
+  using Product = mma::MmaBytes<kSigned>;
   switch (finish) {
-    case ByteFinish::kSquares: return packed_byte_mma<kSigned, ByteFinish::kSquares>(pr, stream);
-    case ByteFinish::kRoot: return packed_byte_mma<kSigned, ByteFinish::kRoot>(pr, stream);
-    case ByteFinish::kDot: return packed_byte_mma<kSigned, ByteFinish::kDot>(pr, stream);
+    case ByteFinish::kSquares: return packed_mma<Product, ByteFinish::kSquares>(words, stream);
+    case ByteFinish::kRoot: return packed_mma<Product, ByteFinish::kRoot>(words, stream);
+    case ByteFinish::kDot: return packed_mma<Product, ByteFinish::kDot>(words, stream);
+    case ByteFinish::kBitCount: break;
   }
   return false;
 }
@@ -193,7 +220,17 @@ bool pairwise_packed_u8_mma(PairwiseProblem const& pr, cudaStream_t stream) {
   bool const inner_product = spec.kind == OpKind::kDot && spec.finish == 0;
   if (!(l2 || inner_product) || spec.weights != nullptr || !rows_are_words(pr.x, pr.y)) return false;
   ByteFinish const finish = !l2 ? ByteFinish::kDot : spec.take_sqrt ? ByteFinish::kRoot : ByteFinish::kSquares;
-  return pr.x.dtype == DType::kInt8 ? packed_byte_mma<true>(pr, finish, stream) : packed_byte_mma<false>(pr, finish, stream);
+  PairwiseProblem words = pr;
+  words.x = as_words(pr.x);
+  words.y = as_words(pr.y);
+  return pr.x.dtype == DType::kInt8 ? packed_byte_mma<true>(words, finish, stream)
+                                    : packed_byte_mma<false>(words, finish, stream);
+}
+
+bool pairwise_packed_bits_mma(PairwiseProblem const& pr, cudaStream_t stream) {
+  // The plan reads bit rows as 32-bit words wherever their starts allow (pairwise_plan.cpp).
+  if (pr.op.kind != OpKind::kXorPopcount || pr.x.dtype != DType::kInt32 || pr.x.cols == 0) return false;
+  return packed_mma<mma::MmaBitsAnd, ByteFinish::kBitCount>(pr, stream);
 }
 
 }  // namespace cudist::detail::cuda

@@ -11,8 +11,8 @@
 namespace cudist::detail::cuda {
 namespace {
 
-__global__ void __launch_bounds__(ByteSquaresKernel::kThreads) byte_squares_kernel(ByteSquaresKernel::Params const p) {
-  ByteSquaresKernel{}(p, blockIdx.x, static_cast<int>(threadIdx.x));
+__global__ void __launch_bounds__(RowSumsKernel::kThreads) row_sums_kernel(RowSumsKernel::Params const p) {
+  RowSumsKernel{}(p, blockIdx.x, static_cast<int>(threadIdx.x));
 }
 
 bool starts_aligned(ConstMatrixView v) {
@@ -30,28 +30,28 @@ ConstMatrixView as_words(ConstMatrixView v) {
   return ConstMatrixView(v.data, v.rows, v.cols / 4, v.stride / 4, DType::kInt32, v.memory);
 }
 
-Array byte_squares(ConstMatrixView words, bool signed_bytes, void* stream) {
+Array row_sums(ConstMatrixView words, RowSum kind, void* stream) {
   int device = 0;
   CUDIST_CUDA_TRY(cudaGetDevice(&device));
   auto const s = static_cast<cudaStream_t>(stream);
-  Array sq = Array::allocate(words.rows, 1, DType::kInt32, Device::cuda(device), s);
-  if (words.rows == 0) return sq;
-  constexpr int kRows = ByteSquaresKernel::kRowsPerBlock;
+  Array sum = Array::allocate(words.rows, 1, DType::kInt32, Device::cuda(device), s);
+  if (words.rows == 0) return sum;
+  constexpr int kRows = RowSumsKernel::kRowsPerBlock;
   auto const blocks = static_cast<unsigned>((words.rows + kRows - 1) / kRows);
-  byte_squares_kernel<<<blocks, ByteSquaresKernel::kThreads, 0, s>>>({static_cast<std::uint32_t const*>(words.data), words.rows,
-                                                   words.cols, words.stride,
-                                                   static_cast<std::uint32_t*>(sq.data()), signed_bytes});
+  row_sums_kernel<<<blocks, RowSumsKernel::kThreads, 0, s>>>(
+      {static_cast<std::uint32_t const*>(words.data), words.rows, words.cols, words.stride,
+       static_cast<std::uint32_t*>(sum.data()), kind});
   CUDIST_CHECK_LAUNCH();
-  return sq;
+  return sum;
 }
 
-std::pair<void const*, void const*> row_squares(ConstMatrixView x_words, ConstMatrixView y_words, bool signed_bytes,
-                                                std::vector<Array>& keep, void* stream) {
-  keep.push_back(byte_squares(x_words, signed_bytes, stream));
-  void const* const x_sq = keep.back().data();
-  if (same_view(x_words, y_words)) return {x_sq, x_sq};
-  keep.push_back(byte_squares(y_words, signed_bytes, stream));
-  return {x_sq, keep.back().data()};
+std::pair<void const*, void const*> row_sums(ConstMatrixView x_words, ConstMatrixView y_words, RowSum kind,
+                                             std::vector<Array>& keep, void* stream) {
+  keep.push_back(row_sums(x_words, kind, stream));
+  void const* const x_sum = keep.back().data();
+  if (same_view(x_words, y_words)) return {x_sum, x_sum};
+  keep.push_back(row_sums(y_words, kind, stream));
+  return {x_sum, keep.back().data()};
 }
 
 }  // namespace cudist::detail::cuda

@@ -142,7 +142,8 @@ SelectProblem fused_form(SelectProblem const& p, std::vector<Array>& keep, cudaS
   if (!packable(p)) return p;
   SelectProblem q = words_form(p);
   std::tie(q.pairwise.op.x_norms, q.pairwise.op.y_norms) =
-      cudist::detail::cuda::row_squares(q.pairwise.x, q.pairwise.y, q.pairwise.op.signed_bytes, keep, stream);
+      cudist::detail::cuda::row_sums(q.pairwise.x, q.pairwise.y, cudist::detail::cuda::squares_of(q.pairwise.op.signed_bytes),
+                                     keep, stream);
   return q;
 }
 
