@@ -375,6 +375,39 @@ CaseResult k3i_int8_knn(Options const& opt) {
   return r;
 }
 
+/// Binary descriptors (ORB-like: 256 random bits a row): the two nearest of 10000 queries among
+/// 1,000,000 rows in Hamming distance, the ratio test's search, on the single-bit tensor cores.
+CaseResult k5_binary_two_nearest(Options const& opt) {
+  std::int64_t const s = opt.quick ? 8 : 1, m = 10000 / s, n = 1000000 / s, d = 32, k = 2;
+  auto bits = [d](std::int64_t rows, std::uint64_t seed) {
+    reference::Matrix values{rows, d, std::vector<double>(static_cast<std::size_t>(rows * d))};
+    Array a = Array::allocate(rows, d, DType::kUInt8, Device::cpu());
+    std::mt19937_64 rng(seed);
+    for (std::int64_t e = 0; e < rows * d; ++e) {
+      auto const b = static_cast<std::uint8_t>(rng() >> 56);
+      a.data_as<std::uint8_t>()[e] = b;
+      values.v[e] = b;
+    }
+    return std::pair{std::move(a), std::move(values)};
+  };
+  auto const [x, x_values] = bits(m, 51);
+  auto const [y, y_values] = bits(n, 52);
+  Array const xd = Array::copy_of(x.view(), Device::cuda()), yd = Array::copy_of(y.view(), Device::cuda());
+  KnnResult out;
+  auto run = [&](cudaStream_t stream) { out = knn(Resources(Device::cuda(), stream), xd, yd, k, Metric::kHammingBits); };
+  CaseResult r;
+  r.id = "K5";
+  r.description = "binary descriptors 2-NN " + std::to_string(m) + "x" + std::to_string(n) + " d=256 bits";
+  r.time_us = median_time_us(run, opt.warmup, opt.repeats);
+  // The single-bit MMA issues at the byte MMA's rate with eight times the bits (H200 probe, run 143).
+  double const bit_products = double(m) * n * 8 * d;
+  r.floor_us = 1e6 * bit_products / (8 * opt.ceilings.mma_int8_per_s);
+  r.floor_basis = "bit MMA rate";
+  r.correct = check_knn(out, x_values, y_values, k, Metric::kHammingBits, 0);
+  r.note = "hamming_bits, uniform random bits; exact counts (b1 AND + popcount MMA on sm_80+, else XOR + popcount)";
+  return r;
+}
+
 std::vector<CaseResult> run_knn_suite(Options const& opt) {
   std::vector<CaseResult> results;
   auto add = [&](char const* id, auto run) {
@@ -389,6 +422,7 @@ std::vector<CaseResult> run_knn_suite(Options const& opt) {
   add("K2Lq", [&] { return k2_knn(opt, Metric::kEuclidean, 2, 4); });
   add("K3", [&] { return k3_sift_self_join(opt); });
   add("K3i", [&] { return k3i_int8_knn(opt); });
+  add("K5", [&] { return k5_binary_two_nearest(opt); });
   add("K4", [&] { return k4_inner_product_bf16(opt); });  // last: the largest inputs
   return results;
 }

@@ -1,8 +1,11 @@
-// knn / match of byte rows (uint8, or int8: kSigned) in squared L2 on the int8 tensor cores, tested
-// where the MMA leaves each pair. mma.sync m16n8k32 (uint8 x uint8, or int8 x int8, -> int32)
-// gives the exact dot products, so a pair's key |x|^2 + |y|^2 - 2 x.y is the exact integer the
-// SIMT path ranks on (packed_u8_l2.cuh): a lane compares it with its row's bar (the consumer's
-// k-th key so far) in registers, and only the few pairs that may enter are offered. The fused
+// knn / match of byte rows (uint8, or int8) in squared L2 on the int8 tensor cores, and of bit rows
+// in Hamming distance on the single-bit ones, tested where the MMA leaves each pair. mma.sync
+// m16n8k32 (uint8 x uint8, or int8 x int8, -> int32) gives the exact dot products, so a pair's key
+// |x|^2 + |y|^2 - 2 x.y is the exact integer the SIMT path ranks on (packed_u8_l2.cuh); with
+// m16n8k256's AND + popcount for the product and the rows' bit counts for the squares, the same
+// expression is the exact number of differing bits, the SIMT path's XOR + popcount. A lane
+// compares the key with its row's bar (the consumer's k-th key so far) in registers, and only the
+// few pairs that may enter are offered. The fused
 // kernel's MMA contraction (packed_u8_mma_tile.cuh) instead hands every key through shared memory
 // to the engine's 8 x 8 layout, and its consumers then test them: the exchange, the key
 // construction and its spills were what bounded K3 there (docs/tuning.md).
@@ -41,8 +44,10 @@
 
 namespace cudist::neighbors::detail::cuda {
 
-/// ContractionT: MmaColumnTiles (mma.sync, sm_80 on) or WgmmaColumnTiles (wgmma, sm_90a).
-template <template <class> class SelectT, bool kSigned,
+/// Product: the MMA, mma::MmaBytes<signed> (uint8 or int8 rows) or mma::MmaBitsAnd (bit rows; the
+/// mma.sync contraction only). ContractionT: MmaColumnTiles (mma.sync, sm_80 on) or
+/// WgmmaColumnTiles (wgmma, sm_90a).
+template <template <class> class SelectT, class Product,
           template <int> class ContractionT = cudist::detail::cuda::MmaColumnTiles>
 struct ExactByteL2Kernel {
   using Traits = KeyTraits<std::uint32_t>;
@@ -70,7 +75,7 @@ struct ExactByteL2Kernel {
     unsigned char const *x, *y;  // rows of `depth` bytes (a multiple of 16), 16-byte aligned
     std::int64_t ldx, ldy;       // row strides in bytes (multiples of 16)
     int depth;
-    std::uint32_t const *x_sq, *y_sq;  // each row's sum of squares
+    std::uint32_t const *x_sq, *y_sq;  // each row's sum of squares (bit rows: its bit count)
     WorkGrid grid;
     bool exclude_self;
     typename Select::Params select;
@@ -195,7 +200,7 @@ struct ExactByteL2Kernel {
           int4 const start = *reinterpret_cast<int4 const*>(&s.dot_start[buf][128 * half + 16 * nt + 4 * q]);
           c[nt][0] = start.x, c[nt][1] = start.y, c[nt][2] = start.z, c[nt][3] = start.w;
         }
-        Tiles::accumulate(xs, ys(buf), p.depth, warp, lane, half, c, mma::MmaBytes<kSigned>{});
+        Tiles::accumulate(xs, ys(buf), p.depth, warp, lane, half, c, Product{});
         // key <= bar  =>  2 acc >= x_sq - bar; `lo` is the least such acc (x_sq - bar > -2^32 fits).
         int lo[2];
 #pragma unroll
@@ -281,12 +286,14 @@ struct ExactByteL2Kernel {
 };
 
 template <template <class> class SelectT>
-using ExactU8L2Kernel = ExactByteL2Kernel<SelectT, false>;
+using ExactU8L2Kernel = ExactByteL2Kernel<SelectT, cudist::detail::cuda::mma::MmaBytes<false>>;
 template <template <class> class SelectT>
-using ExactS8L2Kernel = ExactByteL2Kernel<SelectT, true>;
+using ExactS8L2Kernel = ExactByteL2Kernel<SelectT, cudist::detail::cuda::mma::MmaBytes<true>>;
 template <template <class> class SelectT>
-using ExactU8L2WgmmaKernel = ExactByteL2Kernel<SelectT, false, cudist::detail::cuda::WgmmaColumnTiles>;
+using ExactBitsHammingKernel = ExactByteL2Kernel<SelectT, cudist::detail::cuda::mma::MmaBitsAnd>;
 template <template <class> class SelectT>
-using ExactS8L2WgmmaKernel = ExactByteL2Kernel<SelectT, true, cudist::detail::cuda::WgmmaColumnTiles>;
+using ExactU8L2WgmmaKernel = ExactByteL2Kernel<SelectT, cudist::detail::cuda::mma::MmaBytes<false>, cudist::detail::cuda::WgmmaColumnTiles>;
+template <template <class> class SelectT>
+using ExactS8L2WgmmaKernel = ExactByteL2Kernel<SelectT, cudist::detail::cuda::mma::MmaBytes<true>, cudist::detail::cuda::WgmmaColumnTiles>;
 
 }  // namespace cudist::neighbors::detail::cuda

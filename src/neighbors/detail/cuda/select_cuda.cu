@@ -136,14 +136,21 @@ SelectProblem words_form(SelectProblem const& p) {
   return q;
 }
 
+/// Bit rows read as words (hamming_bits; the planner made the word views where the rows allow).
+bool bit_words(SelectProblem const& p) {
+  return p.pairwise.op.kind == OpKind::kXorPopcount && p.pairwise.x.dtype == DType::kInt32;
+}
+
 /// The problem as the fused kernel runs it: packable byte rows as words, with the rows' sums of
-/// squares as norms (kept alive in `keep`).
+/// squares as norms, and bit rows' bit counts as norms for the tensor-core search's expansion
+/// (|a| + |b| - 2 |a & b|; the SIMT engine's XOR + popcount reads none). Kept alive in `keep`.
 SelectProblem fused_form(SelectProblem const& p, std::vector<Array>& keep, cudaStream_t stream) {
-  if (!packable(p)) return p;
+  using cudist::detail::cuda::RowSum;
+  if (!packable(p) && !bit_words(p)) return p;
   SelectProblem q = words_form(p);
+  RowSum const sums = bit_words(p) ? RowSum::kBitCounts : cudist::detail::cuda::squares_of(q.pairwise.op.signed_bytes);
   std::tie(q.pairwise.op.x_norms, q.pairwise.op.y_norms) =
-      cudist::detail::cuda::row_sums(q.pairwise.x, q.pairwise.y, cudist::detail::cuda::squares_of(q.pairwise.op.signed_bytes),
-                                     keep, stream);
+      cudist::detail::cuda::row_sums(q.pairwise.x, q.pairwise.y, sums, keep, stream);
   return q;
 }
 
@@ -179,7 +186,7 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
   SelectArgs a = nearest_args(k);
   bool const exact_u8 = exact_u8_l2_applies(p, k, column_best != nullptr);
   bool const bounded = bounded_search_applies(p, k, column_best != nullptr);
-  std::size_t const smem = exact_u8  ? exact_u8_l2_smem(k, 4 * p.pairwise.x.cols)
+  std::size_t const smem = exact_u8  ? exact_u8_l2_smem(p, k)
                            : bounded ? bounded_search_smem(p, k)
                                      : fused_knn_smem(p, k);
   bool const chained = (exact_u8 || bounded) && !two_best;  // top-k chunks start from earlier chunks' answers
