@@ -1,11 +1,12 @@
-// hamming_bits cdist / pdist of packed bit rows (uint8). On a GPU with tensor cores, full outputs
-// of rows of whole 16-byte chunks up to 256 bytes, 16-byte aligned, run the single-bit MMA
-// (AND + popcount, |a| + |b| - 2 |a & b|: packed_u8_mma_store.cu); other rows of whole words the
-// SIMT engine's XOR + popcount on words, and unaligned rows on bytes. All are exact integer
-// counts, so the tests ask for the same bits from the MMA and from the same rows read one byte off
-// a word boundary, and for the reference's counts, on ragged shapes around the 128 x 128 tile and
-// the 32-byte MMA step, on rows of no and all bits, in self, condensed and windowed outputs and
-// into a strided view. Built once per backend; the CUDA binary also runs forced portable.
+// hamming_bits cdist / pdist of packed bit rows (uint8). On a GPU with tensor cores, rows of whole
+// 32-bit words run the single-bit MMA (AND + popcount, |a| + |b| - 2 |a & b|:
+// packed_u8_mma_store.cu; full outputs of rows of whole 16-byte chunks up to 256 bytes stored from
+// its registers, the rest through the SIMT engine's store), and rows that are not words the SIMT
+// engine's XOR + popcount on bytes. All are exact integer counts, so the tests ask for the same
+// bits from the MMA and from the same rows read one byte off a word boundary, and for the
+// reference's counts, on ragged shapes around the 128 x 128 tile, the 32-byte MMA step and the
+// 128-byte slab, on rows of no and all bits, in self, condensed and windowed outputs and into a
+// strided view. Built once per backend; the CUDA binary also runs forced portable.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -31,11 +32,11 @@ TestMatrix bits(std::int64_t rows, std::int64_t bytes, std::uint64_t seed) {
   return test::random_integers(rows, bytes, DType::kUInt8, 0, 255, seed);
 }
 
-// d (bytes): one 16-byte chunk, ORB's 32, a step and a half, the deepest rows the MMA takes (256),
-// past them (272), words but not whole chunks (36), and a single word; m and n around the
-// 128-row tiles.
-constexpr Shape kShapes[] = {{1, 1, 16},     {2, 31, 32},    {33, 129, 48},  {130, 300, 32},
-                             {129, 257, 256}, {64, 200, 272}, {17, 140, 36}, {300, 7, 4}};
+// d (bytes): one 16-byte chunk, ORB's 32, a step and a half, the deepest rows stored from the
+// MMA's registers (256), past them (272: slabs), words but not whole chunks (36), a single word,
+// eight slabs and a word; m and n around the 128-row tiles.
+constexpr Shape kShapes[] = {{1, 1, 16},     {2, 31, 32},    {33, 129, 48},  {130, 300, 32},  {129, 257, 256},
+                             {64, 200, 272}, {17, 140, 36}, {300, 7, 4},    {20, 131, 1028}};
 
 TEST(PairwiseBits, AlignedRowsGiveTheSimtBitsAndTheReferenceCounts) {
   CUDIST_REQUIRE_BACKEND();
@@ -46,8 +47,10 @@ TEST(PairwiseBits, AlignedRowsGiveTheSimtBitsAndTheReferenceCounts) {
     Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
     Array const aligned = cdist(res, xb, yb, kBits);
     Array xu, yu;
-    EXPECT_TRUE(test::identical(aligned, cdist(res, unaligned(x, xu), unaligned(y, yu), kBits)));
+    ConstMatrixView const xs = unaligned(x, xu), ys = unaligned(y, yu);
+    EXPECT_TRUE(test::identical(aligned, cdist(res, xs, ys, kBits)));
     EXPECT_TRUE(test::matches(test::to_host(aligned), reference::cdist(x.values, y.values, kBits), kRounded));
+    EXPECT_TRUE(test::identical(pdist(res, xb, kBits), pdist(res, xs, kBits)));
   }
 }
 

@@ -4,8 +4,7 @@
 // the MMA's registers (packed_u8_mma_full_store.cuh); the rest (condensed, other rows, deeper
 // rows) goes through the contraction of packed_u8_mma_tile.cuh, which hands its tile over in the
 // engine's 8 x 8-per-thread layout to the SIMT engine's own store consumer (store_tile: full or
-// condensed, windows, the exact zero diagonal). Bit rows take the first kernel only; the rest of
-// their problems keep the SIMT engine's XOR + popcount.
+// condensed, windows, the exact zero diagonal).
 //
 // The values equal the SIMT engine's bit for bit: x.y is exact in int32 (255^2 d < 2^31 for the
 // d the integer path takes; int8 products are smaller), |x|^2 + |y|^2 - 2 x.y is then the exact
@@ -29,6 +28,16 @@
 
 namespace cudist::detail::cuda {
 namespace {
+
+/// Whether a product's rows hold int8 (bit rows are read as unsigned words).
+template <class Product>
+constexpr bool signed_rows() {
+  if constexpr (std::is_same_v<Product, mma::MmaBitsAnd>) {
+    return false;
+  } else {
+    return Product::kSigned;
+  }
+}
 
 /// What the store makes of a tile's exact integers: the sum of squared differences as it is or
 /// its square root, the dot product, or the number of differing bits.
@@ -64,10 +73,10 @@ struct ByteIntegerFinishOp : ops::OpBase<std::uint32_t, float> {
 /// and the next y tile is copied while the current one is multiplied and stored (the contraction's
 /// pipeline, as in the fused selection), so the copies hide behind the stores. Measured on D3u
 /// (docs/tuning.md): one tile per block 267 us, runs of tiles 238 us, and 173 us once the store
-/// epilogue lost its per-entry tests, which had been the real bound. kSigned: int8 rows.
-template <bool kSigned, ByteFinish kFinish>
+/// epilogue lost its per-entry tests, which had been the real bound. Product: the MMA.
+template <class Product, ByteFinish kFinish>
 struct PackedByteMmaStoreKernel {
-  using Engine = PackedByteMmaTileKernel<kSigned>;
+  using Engine = PackedByteMmaTileKernel<signed_rows<Product>(), Product>;
   using Op = ByteIntegerFinishOp<kFinish>;
   // The SIMT engine instantiated for its parameters and store_tile only (its main loop is not).
   using Store = PairwiseTileKernel<Op, std::uint32_t, PairwisePolicy<4, TileShape::kLarge>>;
@@ -118,11 +127,11 @@ struct PackedByteMmaStoreKernel {
 };
 
 // 74 KB of tiles and exchange buffers: dynamic shared memory, opted in at launch.
-template <bool kSigned, ByteFinish kFinish>
-__global__ void __launch_bounds__(PackedByteMmaStoreKernel<kSigned, kFinish>::kThreads,
-                                  PackedByteMmaStoreKernel<kSigned, kFinish>::kMinBlocks)
-    packed_byte_mma_store_kernel(typename PackedByteMmaStoreKernel<kSigned, kFinish>::Params const p) {
-  using Kernel = PackedByteMmaStoreKernel<kSigned, kFinish>;
+template <class Product, ByteFinish kFinish>
+__global__ void __launch_bounds__(PackedByteMmaStoreKernel<Product, kFinish>::kThreads,
+                                  PackedByteMmaStoreKernel<Product, kFinish>::kMinBlocks)
+    packed_byte_mma_store_kernel(typename PackedByteMmaStoreKernel<Product, kFinish>::Params const p) {
+  using Kernel = PackedByteMmaStoreKernel<Product, kFinish>;
   extern __shared__ __align__(16) unsigned char smem[];
   Kernel{}(p, *reinterpret_cast<typename Kernel::SharedStorage*>(smem));
 }
@@ -149,25 +158,18 @@ bool direct_store_fits(PairwiseProblem const& words) {
 
 /// The row sums the expansion takes for a product of rows.
 template <class Product>
-constexpr RowSum row_sum_for() {
-  if constexpr (std::is_same_v<Product, mma::MmaBitsAnd>) {
-    return RowSum::kBitCounts;
-  } else {
-    return squares_of(Product::kSigned);
-  }
+RowSum row_sum_for() {
+  return std::is_same_v<Product, mma::MmaBitsAnd> ? RowSum::kBitCounts : squares_of(signed_rows<Product>());
 }
 
-/// The problem, rows read as words, through the full-layout kernel where it fits, else (bytes
-/// only) the exchange kernel. False where the loaded image has no sm_80 code, or (bits) where the
-/// full-layout kernel does not fit.
+/// The problem, rows read as words, through the full-layout kernel where it fits, else the
+/// exchange kernel. False where the loaded image has no sm_80 code.
 template <class Product, ByteFinish kFinish>
 bool packed_mma(PairwiseProblem const& words, cudaStream_t stream) {
-  constexpr bool kBits = std::is_same_v<Product, mma::MmaBitsAnd>;
   using Op = ByteIntegerFinishOp<kFinish>;
   using Direct = PackedByteMmaFullStoreKernel<Product, Op>;
   auto const direct_kernel = packed_byte_mma_full_store_kernel<Product, Op>;
   bool const direct = direct_store_fits<Direct>(words);
-  if (kBits && !direct) return false;
   // The SIMT engine's store parameters (the exchange kernel's consumer), which both kernels take.
   using Store = PairwiseTileKernel<Op, std::uint32_t, PairwisePolicy<4, TileShape::kLarge>>;
   auto const store = store_params<Store, std::uint32_t>(words, Op{});
@@ -189,14 +191,11 @@ bool packed_mma(PairwiseProblem const& words, cudaStream_t stream) {
     return launch(direct_kernel, Direct::kThreads, Direct::smem_bytes(static_cast<int>(4 * words.x.cols)),
                   [&](auto x_sum, auto y_sum, auto tiles) { return typename Direct::Params{store, x_sum, y_sum, tiles}; });
   }
-  if constexpr (!kBits) {
-    using Exchange = PackedByteMmaStoreKernel<Product::kSigned, kFinish>;
-    return launch(packed_byte_mma_store_kernel<Product::kSigned, kFinish>, Exchange::kThreads,
-                  sizeof(typename Exchange::SharedStorage), [&](auto x_sum, auto y_sum, auto tiles) {
-                    return typename Exchange::Params{Exchange::Engine::part_of(store), store, x_sum, y_sum, tiles};
-                  });
-  }
-  return false;
+  using Exchange = PackedByteMmaStoreKernel<Product, kFinish>;
+  return launch(packed_byte_mma_store_kernel<Product, kFinish>, Exchange::kThreads, sizeof(typename Exchange::SharedStorage),
+                [&](auto x_sum, auto y_sum, auto tiles) {
+                  return typename Exchange::Params{Exchange::Engine::part_of(store), store, x_sum, y_sum, tiles};
+                });
 }
 
 /// Byte rows' finishes (the bits' is the count alone).

@@ -29,8 +29,9 @@
 
 namespace cudist::detail::cuda {
 
-/// kSigned: the rows' bytes are int8 (else uint8).
-template <bool kSigned>
+/// kSigned: the rows' bytes are int8 (else uint8). Product: the MMA; the store of bit rows' cdist
+/// (packed_u8_mma_store.cu) takes mma::MmaBitsAnd, whose AND-popcounts the same tiles feed.
+template <bool kSigned, class Product = mma::MmaBytes<kSigned>>
 struct PackedByteMmaTileKernel {
   using Op = PackedByteSqL2Op<kSigned>;  // the engine's op type for the fused consumers
   using Elem = std::uint32_t;  // four bytes of a row
@@ -127,10 +128,10 @@ struct PackedByteMmaTileKernel {
       mma::ldmatrix_x4(a, a_row + 32 * ks);
       mma::ldmatrix_x4(b01, b_row + 32 * ks);
       mma::ldmatrix_x4(b23, b_row + 16 * kRowBytes + 32 * ks);
-      mma::mma_bytes<kSigned>(c[0], a, b01[0], b01[1]);
-      mma::mma_bytes<kSigned>(c[1], a, b01[2], b01[3]);
-      mma::mma_bytes<kSigned>(c[2], a, b23[0], b23[1]);
-      mma::mma_bytes<kSigned>(c[3], a, b23[2], b23[3]);
+      Product{}(c[0], a, b01[0], b01[1]);
+      Product{}(c[1], a, b01[2], b01[3]);
+      Product{}(c[2], a, b23[0], b23[1]);
+      Product{}(c[3], a, b23[2], b23[3]);
     }
   }
 

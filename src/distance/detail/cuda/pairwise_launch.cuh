@@ -100,9 +100,8 @@ void pairwise_integer(PairwiseProblem const& pr, cudaStream_t stream);  // uint8
 /// nothing, elsewhere (the SIMT engine computes the same values there).
 bool pairwise_packed_u8_mma(PairwiseProblem const& pr, cudaStream_t stream);
 
-/// hamming_bits of rows of 32-bit words on the single-bit tensor cores (packed_u8_mma_store.cu),
-/// full layout, rows of up to 2048 bits in whole 128-bit chunks, 16-byte aligned, on a device that
-/// runs sm_80 code: returns false, having done nothing, elsewhere.
+/// hamming_bits of rows of 32-bit words on the single-bit tensor cores (packed_u8_mma_store.cu)
+/// where the device runs sm_80 code: returns false, having done nothing, elsewhere.
 bool pairwise_packed_bits_mma(PairwiseProblem const& pr, cudaStream_t stream);
 
 }  // namespace cudist::detail::cuda
