@@ -23,28 +23,6 @@ __device__ __forceinline__ void copy_async(unsigned to, void const* src, int byt
 #endif
 }
 
-/// Closes the group of the copies issued since the last one (cp.async.commit_group).
-__device__ __forceinline__ void commit_copies() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::);
-#else
-  __trap();
-#endif
-}
-
-/// Waits until at most `pending` (0 to 2) of the latest groups are in flight.
-__device__ __forceinline__ void wait_copies_but(int pending) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  switch (pending) {  // the count is an immediate
-    case 0: asm volatile("cp.async.wait_group 0;\n" ::); break;
-    case 1: asm volatile("cp.async.wait_group 1;\n" ::); break;
-    default: asm volatile("cp.async.wait_group 2;\n" ::); break;
-  }
-#else
-  __trap();
-#endif
-}
-
 __device__ __forceinline__ void wait_async_copies() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_all;\n" ::);

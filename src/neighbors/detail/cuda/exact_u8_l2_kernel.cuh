@@ -17,8 +17,7 @@
 // K3's; the per-pair test and mask were 151 of a half's 270 instructions, ncu run 125).
 //
 // Block: 8 warps on a 128-row tile of x (resident for the chunk) and the chunk's column tiles of
-// y, 2 to 4 of them in flight with their rows' squares (mma_search_tiles.cuh): as many as leave
-// two blocks an SM, since a tile of shallow rows is too little work to hide the next one's copy. Warp w owns the 16 tile rows
+// y, double-buffered with their rows' squares (mma_search_tiles.cuh). Warp w owns the 16 tile rows
 // of the consumers' layout; each thread sees 2 rows ("slots") x 16 columns per half of a tile.
 // The contraction is mma.sync's (every GPU from sm_80) or, on Hopper, wgmma's
 // (wgmma_column_tiles.cuh: the same accumulator layout, the tiles read from shared memory by the
@@ -39,7 +38,6 @@
 #include "neighbors/detail/cuda/chunk_chain.cuh"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
 #include "neighbors/detail/cuda/mma_search_tiles.cuh"
-#include "neighbors/detail/cuda/select_policy.hpp"
 #include "neighbors/detail/cuda/warp_offer_queue.cuh"
 #include "neighbors/detail/cuda/work_grid.cuh"
 #include "neighbors/detail/keys.hpp"
@@ -63,7 +61,6 @@ struct ExactByteL2Kernel {
   static constexpr int kTile = Tiles::kTile;
   static constexpr int kNTiles = Tiles::kNTiles;
   static constexpr int kPollTiles = 8;  // column tiles between interrupt polls
-  static constexpr int kMaxStages = 4;  // y's buffers: up to kMaxStages - 1 tiles copied ahead
   // Consumers that take any row from any lane get the candidates 32 at a time; the others, where
   // the MMA leaves them.
   struct DirectOffers {
@@ -88,37 +85,26 @@ struct ExactByteL2Kernel {
     // (Tiles::kByTma) and the host made one: y_by_tma (else each thread copies its part).
     CUtensorMap y_map;  // aligned as its type requires (a kernel parameter: __grid_constant__)
     bool y_by_tma;
-    int stages;  // y's buffers (stages_for)
   };
 
   struct SharedStorage {
     typename Select::SharedStorage select;
     WorkItem work;
     int earlier;  // the chunk of the same row tile whose answers this one starts from, or -1
-    alignas(16) std::uint32_t y_sq[kMaxStages][kTile];  // the squares of the columns of each y buffer (0 past the end)
+    alignas(16) std::uint32_t y_sq[2][kTile];  // the squares of the columns of each y buffer (0 past the end)
     // The accumulators' start in the MMA's layout, -floor(y_sq / 2) per column: columns 2 i and
     // 2 i + 1 at 4 i .. 4 i + 3 as (2 i, 2 i + 1, 2 i, 2 i + 1), the rows g and g + 8 of a lane.
-    alignas(16) int dot_start[kMaxStages][2 * kTile];
-    alignas(8) std::uint64_t y_full[kMaxStages];  // by TMA: each y buffer's mbarrier (its copy's arrival and bytes)
+    alignas(16) int dot_start[2][2 * kTile];
+    alignas(8) std::uint64_t y_full[2];  // by TMA: each y buffer's mbarrier (its copy's arrival and bytes)
     typename Offers::Storage offers;
   };
 
   /// Launched by fused_select_kernel: dynamic shared memory holds SharedStorage, then from
-  /// kDynamicOffset (16-byte aligned) x's tile and y's `stages` at their alignment, then the
-  /// consumer's sized part.
+  /// kDynamicOffset (16-byte aligned) the three tiles at their alignment, then the consumer's sized
+  /// part.
   static constexpr std::size_t kDynamicOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
-  static std::size_t smem_bytes(typename Select::Params const& s, int depth, int stages) {
-    return kDynamicOffset + (Tiles::kAlignment - 16) + (1 + stages) * Tiles::tile_bytes(depth) +
-           Select::dynamic_smem_bytes(s);
-  }
-  /// y's buffers: the most that leave two blocks an SM (kTwoBlocksSmem), at least two.
-  static int stages_for(typename Select::Params const& s, int depth) {
-    int stages = kMaxStages;
-    while (stages > 2 && smem_bytes(s, depth, stages) > kTwoBlocksSmem) --stages;
-    return stages;
-  }
   static std::size_t smem_bytes(typename Select::Params const& s, int depth) {
-    return smem_bytes(s, depth, stages_for(s, depth));
+    return kDynamicOffset + (Tiles::kAlignment - 16) + 3 * Tiles::tile_bytes(depth) + Select::dynamic_smem_bytes(s);
   }
 
   /// Column tile col0 of y into `ys` (asynchronous: by TMA from thread 0, counted on `full`, or
@@ -138,12 +124,12 @@ struct ExactByteL2Kernel {
     return tid < kTile && col0 + tid < w.tile.y_end ? p.y_sq[col0 + tid] : 0u;
   }
 
-  /// Waits for y's tile in buffer buf, its (tiles_done / stages)-th copy there, where TMA brings
-  /// it (cp.async copies are waited for before the tile barrier).
+  /// Waits for y's tile in buffer buf, its (tiles_done / 2)-th copy there, where TMA brings it
+  /// (cp.async copies are waited for before the tile barrier).
   __device__ static void wait_columns(Params const& p, SharedStorage& s, int buf, int tiles_done) {
     if constexpr (Tiles::kByTma) {
       if (p.y_by_tma) {
-        cudist::detail::cuda::tma::wait(shared_at(&s.y_full[buf]), static_cast<unsigned>((tiles_done / p.stages) & 1));
+        cudist::detail::cuda::tma::wait(shared_at(&s.y_full[buf]), static_cast<unsigned>((tiles_done >> 1) & 1));
       }
     }
   }
@@ -175,7 +161,7 @@ struct ExactByteL2Kernel {
     ThreadPlace const at{tid};
     unsigned char* const tiles = Tiles::aligned(dynamic);
     std::size_t const tile_bytes = Tiles::tile_bytes(p.depth);
-    Select select(p.select, s.select, reinterpret_cast<char*>(tiles + (1 + p.stages) * tile_bytes), w, at);
+    Select select(p.select, s.select, reinterpret_cast<char*>(tiles + 3 * tile_bytes), w, at);
     if constexpr (Select::kTakesEarlierAnswers) {
       if (s.earlier >= 0) select.take_answers(s.earlier);
     }
@@ -190,26 +176,18 @@ struct ExactByteL2Kernel {
     std::uint32_t const x_sq[2] = {row[0] < w.tile.row_end ? p.x_sq[row[0]] : 0u,
                                    row[1] < w.tile.row_end ? p.x_sq[row[1]] : 0u};
 
-    // x's tile and y's first stages - 1 tiles, a group of copies each.
-    int const stages = p.stages;
     if (w.col_begin < w.col_end) {
       Tiles::load(p.x, p.ldx, w.tile.row_end, p.depth, w.tile.row0, xs, typename Tiles::ConsumerRows{}, tid);
-      for (int st = 0; st < stages - 1; ++st) {
-        std::int64_t const col = w.col_begin + st * kTile;
-        if (col < w.col_end) store_squares(s, st, tid, load_columns(p, w, col, ys(st), s.y_full[st], tid));
-        mma::commit_copies();
-      }
+      store_squares(s, 0, tid, load_columns(p, w, w.col_begin, ys(0), s.y_full[0], tid));
     }
-    int tiles_done = 0, buf = 0;
+    int tiles_done = 0;
     for (std::int64_t col0 = w.col_begin; col0 < w.col_end; col0 += kTile, ++tiles_done) {
-      mma::wait_copies_but(stages - 2);  // this tile's copies are in; later ones may be in flight
+      int const buf = tiles_done % 2;
+      mma::wait_async_copies();
       Tiles::publish_writes();
-      __syncthreads();  // every warp is done with the buffer the tile stages - 1 ahead goes to
-      int const ahead = buf == 0 ? stages - 1 : buf - 1;  // the last tile's buffer
-      std::int64_t const ahead_col = col0 + (stages - 1) * kTile;
-      bool const more = ahead_col < w.col_end;
-      std::uint32_t const ahead_sq = more ? load_columns(p, w, ahead_col, ys(ahead), s.y_full[ahead], tid) : 0u;
-      mma::commit_copies();
+      __syncthreads();  // this tile is in; every warp is done with the other buffer
+      bool const more = col0 + kTile < w.col_end;
+      std::uint32_t const next_sq = more ? load_columns(p, w, col0 + kTile, ys(buf ^ 1), s.y_full[buf ^ 1], tid) : 0u;
       wait_columns(p, s, buf, tiles_done);
 
       std::uint32_t valid[2];
@@ -244,17 +222,14 @@ struct ExactByteL2Kernel {
           offer(select, offers, w, col0 + 64 * half, local, x_sq, s.y_sq[buf] + 64 * half, c, cand);
         }
       }
-      if (more) store_squares(s, ahead, tid, ahead_sq);  // read after a later barrier
+      if (more) store_squares(s, buf ^ 1, tid, next_sq);  // read after the next barrier
       select.end_tile();
 
       if (tiles_done % kPollTiles == kPollTiles - 1 && cudist::detail::cuda::block_interrupted(p.interrupt)) {
-        mma::wait_async_copies();  // the next tiles' copies may be in flight
-        for (int st = 1; st < stages; ++st) {
-          if (col0 + st * kTile < w.col_end) wait_columns(p, s, (buf + st) % stages, tiles_done + st);
-        }
+        mma::wait_async_copies();  // the next tile's copy may be in flight
+        if (more) wait_columns(p, s, buf ^ 1, tiles_done + 1);
         break;  // the host throws Interrupted after the launch
       }
-      buf = buf + 1 == stages ? 0 : buf + 1;
     }
     offers.flush(select);
     select.finish();

@@ -38,13 +38,12 @@ void launch_exact_u8_l2(FusedLaunch const& f, SelectArgs const& a, cudaStream_t 
   p.select = *select;
   p.interrupt = cudist::detail::cuda::interrupt_poll();
   p.chain.finished = f.finished_chunks;
-  p.stages = Kernel::stages_for(*select, p.depth);
   if constexpr (Kernel::Tiles::kByTma) {  // the tensor map's row coordinates are 32-bit
     p.y_by_tma = pw.y.rows < (std::int64_t{1} << 31) &&
                  cudist::detail::cuda::encode_byte_rows_map(p.y_map, p.y, pw.y.rows, p.depth, p.ldy);
   }
-  launch_with_smem(fused_select_kernel<Kernel>, f.blocks, Kernel::kThreads,
-                   Kernel::smem_bytes(*select, p.depth, p.stages), p, stream);
+  launch_with_smem(fused_select_kernel<Kernel>, f.blocks, Kernel::kThreads, Kernel::smem_bytes(*select, p.depth), p,
+                   stream);
 }
 
 /// One contraction's kernels: U8KernelT for uint8 rows, S8KernelT for int8 (the same blocks and
