@@ -1,9 +1,11 @@
 // Consumer for k <= 2 in the tensor-core search (bounded_search_kernel.cuh): each thread keeps, for
 // each of its two rows (slots), the best two entries of the columns it owns, in registers; the
-// four lanes that share a row merge their pairs after every tile into the row's bar (its k-th
-// entry so far: a pair above it cannot be among the row's best, so a lane's own best two may
+// four lanes that share a row merge their pairs every kMergeTiles tiles into the row's bar (its
+// k-th entry so far: a pair above it cannot be among the row's best, so a lane's own best two may
 // stop short of its own columns' and the row's answer is still in the union), and at the end
-// into the answer. Entries are compared as (key, index): the order of arrival does not matter.
+// into the answer. Between merges a lane's own k-th entry tightens its bar: the row holds the
+// lane's entries, so that entry bounds the row's k-th as well. Entries are compared as (key,
+// index): the order of arrival does not matter.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +25,9 @@ struct LaneTwoBestSelect {
   static constexpr bool kTakesEarlierAnswers = false;
   static constexpr int kMaxSeedRank = 1;       // k <= 2: each lane's smallest upper bound
   static constexpr bool kOffersAnyRow = false;  // offer() takes the lane's own slots only
+  // Tiles between the quads' merges: a merge is ~80 instructions a warp, 18% of a tile of 32-byte
+  // rows (K5, ncu run 146); a lane's own entries tighten its bar in between.
+  static constexpr int kMergeTiles = 4;
 
   struct Params {
     Entry* partial;  // (m, chunks, k): each chunk's best entries per row, nearest first
@@ -41,12 +46,19 @@ struct LaneTwoBestSelect {
 
   __device__ int k() const { return p_.k; }
 
-  __device__ Key bar(int slot, int) const { return slot == 0 ? bar0_ : bar1_; }
+  __device__ Key bar(int slot, int) const { return Traits::threshold(slot == 0 ? kth0_ : kth1_); }
 
-  /// The rows' bars from the quad's pairs.
+  /// The rows' k-th entries: the quad's every kMergeTiles tiles (the count is the same in every
+  /// lane, so the merge's shuffles have the whole warp), the lane's own in between.
   __device__ void end_tile() {
-    bar0_ = Traits::threshold(row_kth(best0_, second0_));
-    bar1_ = Traits::threshold(row_kth(best1_, second1_));
+    if (++tiles_ == kMergeTiles) {
+      tiles_ = 0;
+      kth0_ = row_kth(best0_, second0_);
+      kth1_ = row_kth(best1_, second1_);
+    } else {
+      kth0_ = min_entry(kth0_, p_.k == 2 ? second0_ : best0_);
+      kth1_ = min_entry(kth1_, p_.k == 2 ? second1_ : best1_);
+    }
   }
 
   __device__ void offer(bool have, int slot, int, Entry e) {
@@ -92,7 +104,8 @@ struct LaneTwoBestSelect {
   // Slots as named registers: an array indexed by the runtime slot would live in local memory.
   Entry best0_ = Traits::empty(), second0_ = Traits::empty();
   Entry best1_ = Traits::empty(), second1_ = Traits::empty();
-  Key bar0_ = Traits::open(), bar1_ = Traits::open();  // the rows' k-th entries after the last tile
+  Entry kth0_ = Traits::empty(), kth1_ = Traits::empty();  // bounds of the rows' k-th entries (the bars)
+  int tiles_ = 0;  // tiles since the last merge
 };
 
 }  // namespace cudist::neighbors::detail::cuda
