@@ -92,6 +92,11 @@ TEST(WorkGrid, ChunkCountsFillTheWavesTheSearchAsksFor) {
   EXPECT_EQ(choose_chunks(79, 1563, 264, 4 * 264), 20);     // K3i, chained
   EXPECT_EQ(choose_chunks(1241, 1241, 264, 4 * 264), 17);   // K3: its row tiles fill the waves alone
   EXPECT_EQ(choose_chunks(32, 157, 264), 8);                // K1 (best two: no chain)
+  EXPECT_EQ(choose_chunks(32, 157, 264, balance_blocks(32, 157, 264)), 8);     // K1: short blocks already
+  EXPECT_EQ(choose_chunks(79, 7813, 264), 10);                                 // K5 unbalanced: 782 tiles a block
+  EXPECT_EQ(choose_chunks(79, 7813, 264, balance_blocks(79, 7813, 264)), 30);  // K5: 261 tiles, 9 waves
+  EXPECT_EQ(balance_blocks(7813, 7813, 264), 9 * 264);  // a million rows: their row tiles fill 9 waves
+  EXPECT_EQ(choose_chunks(7813, 7813, 264, balance_blocks(7813, 7813, 264)), choose_chunks(7813, 7813, 264));
   for (std::int64_t rows : {1, 3, 79, 1000}) {
     for (std::int64_t cols : {1, 2, 31, 1563}) {
       for (int waves : {0, 4}) {

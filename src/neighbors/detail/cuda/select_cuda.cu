@@ -101,7 +101,8 @@ GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, bool chained,
     }
   }
   g.grid.row_tiles = row_tiles;
-  g.grid.chunks = choose_chunks(row_tiles, col_tiles, slots, chained ? 4 * slots : 0);
+  g.grid.chunks =
+      choose_chunks(row_tiles, col_tiles, slots, chained ? 4 * slots : balance_blocks(row_tiles, col_tiles, slots));
   g.blocks = row_tiles * g.grid.chunks;
   CUDIST_EXPECTS(g.blocks <= std::numeric_limits<int>::max(), "neighbours: " << row_tiles << " row tiles are beyond one launch");
   g.grid.single = RowTile{0, p.m(), 0, 0, p.n()};

@@ -65,4 +65,18 @@ inline int choose_chunks(std::int64_t row_tiles, std::int64_t col_tiles, std::in
   return best;
 }
 
+/// The least blocks a search without chained chunks asks choose_chunks for: enough that a block
+/// walks at most kMaxBlockTiles column tiles, but no more than kBalanceWaves waves of them. The SMs
+/// run the same blocks at different speeds (K5's search at 10 chunks of 782 tiles: 5 or 6 blocks
+/// an SM, the busiest SM's active cycles 84% above the least busy one's; H200 run 148), and blocks
+/// of a few hundred tiles let the faster SMs take more of them: K5 7.77 -> 6.18 ms at 30 chunks,
+/// same run (20: 6.47, 32: 6.43). Where the row tiles alone make that many waves they balance
+/// the SMs already. Chained searches keep their four waves: K2 grew 4% at 20 and 30 chunks.
+constexpr std::int64_t kMaxBlockTiles = 300;
+constexpr std::int64_t kBalanceWaves = 9;
+inline std::int64_t balance_blocks(std::int64_t row_tiles, std::int64_t col_tiles, std::int64_t slots) {
+  std::int64_t const short_blocks = row_tiles * ((col_tiles + kMaxBlockTiles - 1) / kMaxBlockTiles);
+  return std::min(short_blocks, kBalanceWaves * slots);
+}
+
 }  // namespace cudist::neighbors::detail::cuda
