@@ -71,7 +71,8 @@ inline int choose_chunks(std::int64_t row_tiles, std::int64_t col_tiles, std::in
 /// an SM, the busiest SM's active cycles 84% above the least busy one's; H200 run 148), and blocks
 /// of a few hundred tiles let the faster SMs take more of them: K5 7.77 -> 6.18 ms at 30 chunks,
 /// same run (20: 6.47, 32: 6.43). Where the row tiles alone make that many waves they balance
-/// the SMs already. Chained searches keep their four waves: K2 grew 4% at 20 and 30 chunks.
+/// the SMs already. Chained searches keep their four waves (K2: 3.72 ms at 10 and 20 chunks, 3.87
+/// at 30, 3.91 at 32), and K1's blocks are short (20 tiles; 16 chunks made K1s 4% slower).
 constexpr std::int64_t kMaxBlockTiles = 300;
 constexpr std::int64_t kBalanceWaves = 9;
 inline std::int64_t balance_blocks(std::int64_t row_tiles, std::int64_t col_tiles, std::int64_t slots) {
