@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "common/data.hpp"
@@ -340,21 +341,29 @@ CaseResult k3_sift_self_join(Options const& opt) {
   return r;
 }
 
+/// (rows, d) bytes (Byte: int8_t or uint8_t), each drawn by draw(rng) from one generator of
+/// `seed`, with their values in float64 for the checks.
+template <class Byte, class Draw>
+std::pair<Array, reference::Matrix> byte_rows(std::int64_t rows, std::int64_t d, std::uint64_t seed, Draw draw) {
+  reference::Matrix values{rows, d, std::vector<double>(static_cast<std::size_t>(rows * d))};
+  Array a = Array::allocate(rows, d, std::is_signed_v<Byte> ? DType::kInt8 : DType::kUInt8, Device::cpu());
+  std::mt19937_64 rng(seed);
+  for (std::int64_t e = 0; e < rows * d; ++e) {
+    auto const v = static_cast<Byte>(draw(rng));
+    a.data_as<Byte>()[e] = v;
+    values.v[e] = v;
+  }
+  return {std::move(a), std::move(values)};
+}
+
 /// Quantised embeddings: Gaussian rows scaled by 32 and rounded to int8 (clamped to [-128, 127]),
 /// 10000 queries against 200000 rows of 128, k = 10, exact squared L2 on the int8 tensor cores.
 CaseResult k3i_int8_knn(Options const& opt) {
   std::int64_t const s = opt.quick ? 8 : 1, m = 10000 / s, n = 200000 / s, d = 128, k = 10;
   auto quantised = [d](std::int64_t rows, std::uint64_t seed) {
-    reference::Matrix values{rows, d, std::vector<double>(static_cast<std::size_t>(rows * d))};
-    Array a = Array::allocate(rows, d, DType::kInt8, Device::cpu());
-    std::mt19937_64 rng(seed);
     std::normal_distribution<double> gauss(0.0, 1.0);
-    for (std::int64_t e = 0; e < rows * d; ++e) {
-      double const q = std::clamp(std::nearbyint(32.0 * gauss(rng)), -128.0, 127.0);
-      a.data_as<std::int8_t>()[e] = static_cast<std::int8_t>(q);
-      values.v[e] = q;
-    }
-    return std::pair{std::move(a), std::move(values)};
+    return byte_rows<std::int8_t>(rows, d, seed,
+                                  [&](std::mt19937_64& rng) { return std::clamp(std::nearbyint(32.0 * gauss(rng)), -128.0, 127.0); });
   };
   auto const [x, x_values] = quantised(m, 31);
   auto const [y, y_values] = quantised(n, 32);
@@ -380,15 +389,7 @@ CaseResult k3i_int8_knn(Options const& opt) {
 CaseResult k5_binary_two_nearest(Options const& opt) {
   std::int64_t const s = opt.quick ? 8 : 1, m = 10000 / s, n = 1000000 / s, d = 32, k = 2;
   auto bits = [d](std::int64_t rows, std::uint64_t seed) {
-    reference::Matrix values{rows, d, std::vector<double>(static_cast<std::size_t>(rows * d))};
-    Array a = Array::allocate(rows, d, DType::kUInt8, Device::cpu());
-    std::mt19937_64 rng(seed);
-    for (std::int64_t e = 0; e < rows * d; ++e) {
-      auto const b = static_cast<std::uint8_t>(rng() >> 56);
-      a.data_as<std::uint8_t>()[e] = b;
-      values.v[e] = b;
-    }
-    return std::pair{std::move(a), std::move(values)};
+    return byte_rows<std::uint8_t>(rows, d, seed, [](std::mt19937_64& rng) { return rng() >> 56; });
   };
   auto const [x, x_values] = bits(m, 51);
   auto const [y, y_values] = bits(n, 52);

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/padded_output.hpp"
 #include "common/reduced.hpp"
 #include "distance/byte_rows.hpp"
 #include "reference/pairwise_ref.hpp"
@@ -94,34 +93,16 @@ TEST(PairwiseBits, BlocksWalkingRunsOfTilesGiveTheSimtBits) {
 
 TEST(PairwiseBits, OutputWindowsEqualTheWholeCall) {
   CUDIST_REQUIRE_BACKEND();
-  Shape const s{300, 141, 64};
-  TestMatrix const x = bits(s.m, s.d, 41), y = bits(s.n, s.d, 42);
-  Resources windows = test::backend_resources();
-  windows.memory_budget = static_cast<std::uint64_t>(40 * s.n * 4);  // windows of about 20 rows
-  Array whole = Array::allocate(s.m, s.n, DType::kFloat32, Device::cpu());
-  Array streamed = Array::allocate(s.m, s.n, DType::kFloat32, Device::cpu());
-  cdist(test::backend_resources(), x.array, y.array, whole.view(), kBits);
-  cdist(windows, x.array, y.array, streamed.view(), kBits);
-  EXPECT_TRUE(test::identical(streamed, whole));
-  EXPECT_TRUE(test::matches(whole, reference::cdist(x.values, y.values, kBits), kRounded));
+  test::expect_windows_equal_the_whole_call(bits(300, 64, 41), bits(141, 64, 42), kBits);
 }
 
-// An output view whose rows are not 16-byte aligned (stride n + 1) takes every tile's per-entry
-// stores, and the padding between rows stays as it was; n = 256 and 250.
+// An output view whose rows are not 16-byte aligned takes every tile's per-entry stores; n = 256
+// and 250.
 TEST(PairwiseBits, IntoAnOutputViewWithAStride) {
   CUDIST_REQUIRE_BACKEND();
-  Resources const res = test::backend_resources();
   for (std::int64_t const n : {256, 250}) {
-    Shape const s{131, n, 32};
-    SCOPED_TRACE(label(kBits, s));
-    TestMatrix const x = bits(s.m, s.d, 61), y = bits(s.n, s.d, 62);
-    Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
-    test::PaddedOutput out(s.m, n, n + 1);
-    cdist(res, xb, yb, out.view(), kBits);
-    Array got;
-    ASSERT_TRUE(out.read(got));
-    EXPECT_TRUE(test::identical(got, test::to_host(cdist(res, xb, yb, kBits))));
-    EXPECT_TRUE(test::matches(got, reference::cdist(x.values, y.values, kBits), kRounded));
+    SCOPED_TRACE(n);
+    test::expect_strided_output(bits(131, 32, 61), bits(n, 32, 62), kBits);
   }
 }
 

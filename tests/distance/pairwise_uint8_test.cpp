@@ -10,7 +10,6 @@
 
 #include <cstdint>
 
-#include "common/padded_output.hpp"
 #include "common/reduced.hpp"
 #include "distance/byte_rows.hpp"
 #include "reference/pairwise_ref.hpp"
@@ -101,38 +100,22 @@ TEST(PairwiseUint8, OutputWindowsEqualTheWholeCall) {
   CUDIST_REQUIRE_BACKEND();
   for (Shape const s : {Shape{300, 141, 132}, Shape{300, 141, 128}}) {
     TestMatrix const x = data(s.m, s, Metric::kEuclidean, 41), y = data(s.n, s, Metric::kEuclidean, 42);
-    Resources windows = test::backend_resources();
-    windows.memory_budget = static_cast<std::uint64_t>(40 * s.n * 4);  // windows of about 20 rows
     for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean}) {
       SCOPED_TRACE(label(metric, s));
-      Array whole = Array::allocate(s.m, s.n, DType::kFloat32, Device::cpu());
-      Array streamed = Array::allocate(s.m, s.n, DType::kFloat32, Device::cpu());
-      cdist(test::backend_resources(), x.array, y.array, whole.view(), metric);
-      cdist(windows, x.array, y.array, streamed.view(), metric);
-      EXPECT_TRUE(test::identical(streamed, whole));
-      EXPECT_TRUE(test::matches(whole, reference::cdist(x.values, y.values, metric), kRounded));
+      test::expect_windows_equal_the_whole_call(x, y, metric);
     }
   }
 }
 
-// An output view whose rows are not 16-byte aligned (stride n + 1) takes every tile's per-entry
-// stores, and the padding between rows stays as it was; n = 256 and 250 (whole and ragged tiles).
+// An output view whose rows are not 16-byte aligned takes every tile's per-entry stores; n = 256
+// and 250 (whole and ragged tiles).
 TEST(PairwiseUint8, IntoAnOutputViewWithAStride) {
   CUDIST_REQUIRE_BACKEND();
-  Resources const res = test::backend_resources();
   for (std::int64_t const n : {256, 250}) {
     Shape const s{131, n, 128};
-    std::int64_t const stride = n + 1;
     for (Metric metric : kMetrics) {
       SCOPED_TRACE(label(metric, s));
-      TestMatrix const x = data(s.m, s, metric, 61), y = data(s.n, s, metric, 62);
-      Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
-      test::PaddedOutput out(s.m, n, stride);
-      cdist(res, xb, yb, out.view(), metric);
-      Array got;
-      ASSERT_TRUE(out.read(got));
-      EXPECT_TRUE(test::identical(got, test::to_host(cdist(res, xb, yb, metric))));
-      EXPECT_TRUE(test::matches(got, reference::cdist(x.values, y.values, metric), kRounded));
+      test::expect_strided_output(data(s.m, s, metric, 61), data(s.n, s, metric, 62), metric);
     }
   }
 }
