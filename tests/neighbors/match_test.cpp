@@ -179,6 +179,44 @@ TEST(Match, BatchedProblemsMatchEachProblemAlone) {
   }
 }
 
+// More queries than one block finishes (match_finish.cuh's kBlockFinishRows, 16384): the flags,
+// the device-wide scan and the scatter of the grid, in two problems whose boundary falls inside a
+// block of flags; and a problem alone of fewer queries, one block's finish over several passes.
+TEST(Match, ManyQueriesAndTheirProblemsMatchTheReference) {
+  CUDIST_REQUIRE_BACKEND();
+  std::vector<std::int64_t> const rows_x = {12001, 8200};
+  std::vector<std::int64_t> const rows_y = {40, 33};
+  Batch batch{{0}, {0}};
+  for (std::size_t b = 0; b < rows_x.size(); ++b) {
+    batch.x_offsets.push_back(batch.x_offsets.back() + rows_x[b]);
+    batch.y_offsets.push_back(batch.y_offsets.back() + rows_y[b]);
+  }
+  auto const x = test::random_integers(batch.x_offsets.back(), 4, DType::kFloat32, -3, 3, 51);
+  auto const y = test::random_integers(batch.y_offsets.back(), 4, DType::kFloat32, -3, 3, 52);
+  Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+  for (bool mutual : {false, true}) {
+    MatchOptions o;
+    o.ratio = 0.8;
+    o.mutual = mutual;
+    MatchResult const r = match_batched(test::backend_resources(), xb, yb, batch, Metric::kSqEuclidean, o);
+    HostMatches const got{test::to_host(r.pairs), test::to_host(r.distances), test::to_host(r.offsets)};
+    auto const* offsets = got.offsets.data_as<std::int64_t>();
+    for (std::size_t b = 0; b < rows_x.size(); ++b) {
+      reference::Matrix const xs = test::rows_of(x.values, batch.x_offsets[b], batch.x_offsets[b + 1]);
+      reference::Matrix const ys = test::rows_of(y.values, batch.y_offsets[b], batch.y_offsets[b + 1]);
+      reference::Matrix const d = reference::cdist(xs, ys, Metric::kSqEuclidean);
+      auto const want = reference::match(xs, ys, Metric::kSqEuclidean, o.ratio, mutual, o.max_distance);
+      EXPECT_TRUE(same_matches(got, offsets[b], offsets[b + 1] - offsets[b], want, d, 0))
+          << "problem " << b << (mutual ? ", mutual" : "");
+      if (b == 0) {  // the first problem alone: 12001 queries, one block's finish in three passes
+        auto const alone = run_match(x.array.leading_rows(rows_x[0]), y.array.leading_rows(rows_y[0]),
+                                     Metric::kSqEuclidean, o);
+        EXPECT_TRUE(same_matches(alone, 0, alone.pairs.rows(), want, d, 0)) << "problem 0 alone";
+      }
+    }
+  }
+}
+
 TEST(Match, EmptyInputs) {
   CUDIST_REQUIRE_BACKEND();
   auto const none = test::random_reals(0, 4, DType::kFloat32, 0, 1, 41);

@@ -352,25 +352,29 @@ MatchResult finish_matches(SelectProblem const& p, MatchCriteria const& c, Array
   offsets.insert(offsets.end(), p.y_offsets.begin(), p.y_offsets.end());
   Array const offsets_d = upload(offsets, stream);
   auto const* x_offsets = offsets_d.data_as<std::int64_t>();
-  Array accepted = device_array(1, m + 1, DType::kInt32, stream);
   Array position = device_array(1, m + 1, DType::kInt32, stream);
-  launch<MatchFlagsKernel<Out>>(m + 1, 256,
-                                {d2.data_as<Out>(), i2.data_as<std::int64_t>(),
-                                 best_query ? best_query->data_as<std::int64_t>() : nullptr, x_offsets,
-                                 x_offsets + problems + 1, problems, m, c, accepted.data_as<int>()},
-                                stream);
-  exclusive_sum(accepted.data_as<int>(), position.data_as<int>(), m + 1, stream);
   // Room for every query's match, so that the scatter runs before the one synchronization and
   // nothing but the count waits for it (allocations and a launch after it left the GPU idle). The
   // result keeps the unused rows' memory: 20 bytes a query, less than d2 and i2 held.
   MatchResult r{device_array(m, 2, DType::kInt64, stream), device_array(m, 1, p.distance_dtype, stream),
                 device_array(1, problems + 1, DType::kInt64, stream)};
-  launch<MatchScatterKernel<Out>>(std::max<std::int64_t>(m, problems + 1), 256,
-                                  {d2.data_as<Out>(), i2.data_as<std::int64_t>(), accepted.data_as<int>(),
-                                   position.data_as<int>(), x_offsets, problems, m,
-                                   r.pairs.data_as<std::int64_t>(), r.distances.data_as<Out>(),
-                                   r.offsets.data_as<std::int64_t>()},
-                                  stream);
+  typename MatchFlagsKernel<Out>::Params flags{d2.data_as<Out>(), i2.data_as<std::int64_t>(),
+                                               best_query ? best_query->data_as<std::int64_t>() : nullptr,
+                                               x_offsets, x_offsets + problems + 1, problems, m, c, nullptr};
+  typename MatchScatterKernel<Out>::Params scatter{d2.data_as<Out>(), i2.data_as<std::int64_t>(), nullptr,
+                                                   position.data_as<int>(), x_offsets, problems, m,
+                                                   r.pairs.data_as<std::int64_t>(), r.distances.data_as<Out>(),
+                                                   r.offsets.data_as<std::int64_t>()};
+  if (m <= kBlockFinishRows) {
+    launch<MatchFinishBlockKernel<Out>>(1, 1, {flags, scatter, position.data_as<int>()}, stream);
+  } else {
+    Array accepted = device_array(1, m + 1, DType::kInt32, stream);  // freed in stream order
+    flags.accepted = accepted.data_as<int>();
+    scatter.accepted = accepted.data_as<int>();
+    launch<MatchFlagsKernel<Out>>(m + 1, 256, flags, stream);
+    exclusive_sum(accepted.data_as<int>(), position.data_as<int>(), m + 1, stream);
+    launch<MatchScatterKernel<Out>>(std::max<std::int64_t>(m, problems + 1), 256, scatter, stream);
+  }
   std::int64_t const count = download_one(position.data_as<int>() + m, stream);  // synchronizes
   r.pairs = r.pairs.leading_rows(count);
   r.distances = r.distances.leading_rows(count);
