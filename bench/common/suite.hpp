@@ -22,6 +22,10 @@ struct Ceilings {
   double mma_bf16_per_s = 0;      ///< bf16 x bf16 -> fp32 multiply-adds, cuBLAS GEMM
   double mma_tf32_per_s = 0;      ///< tf32 multiply-adds (fp32 in and out), cuBLAS GEMM
   std::string device_name;
+
+  /// Bit products (AND + popcount) a second: mma.sync's single-bit MMA issues at its byte MMA's
+  /// rate with eight times the bits (H200 probe, run 143: bench/prototypes/bit_mma_probe.cu).
+  double mma_bits_per_s() const { return 8 * mma_int8_per_s; }
 };
 
 struct CaseResult {

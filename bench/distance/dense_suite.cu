@@ -16,8 +16,7 @@ namespace cudist::bench {
 namespace {
 
 // Instructions per (i, j, k) and their pipe; kInt8Mma: one multiply-add at cuBLAS's int8 GEMM rate;
-// kBitMma: one bit of AND + popcount at eight times that rate (the single-bit MMA issues at the
-// byte MMA's rate with eight times the bits: H200 probe, run 143).
+// kBitMma: one AND + popcount of a bit (d in bytes) at Ceilings::mma_bits_per_s.
 enum class Bound { kFma2, kFma1, kAddMin, kInt8Mma, kTf32Mma, kBitMma };
 
 struct DenseCase {
@@ -40,7 +39,7 @@ double issue_floor_s(DenseCase const& c, Ceilings const& ceil) {
     case Bound::kAddMin: return pairs * c.d / ceil.fmnmx_add_per_s;
     case Bound::kInt8Mma: return pairs * c.d / ceil.mma_int8_per_s;
     case Bound::kTf32Mma: return pairs * c.d / ceil.mma_tf32_per_s;
-    case Bound::kBitMma: return pairs * (8 * c.d) / (8 * ceil.mma_int8_per_s);
+    case Bound::kBitMma: return pairs * (8 * c.d) / ceil.mma_bits_per_s();
   }
   return 0;
 }

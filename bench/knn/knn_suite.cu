@@ -10,7 +10,6 @@
 #include <string>
 #include <utility>
 #include <thread>
-#include <type_traits>
 #include <vector>
 
 #include "common/data.hpp"
@@ -341,29 +340,21 @@ CaseResult k3_sift_self_join(Options const& opt) {
   return r;
 }
 
-/// (rows, d) bytes (Byte: int8_t or uint8_t), each drawn by draw(rng) from one generator of
-/// `seed`, with their values in float64 for the checks.
-template <class Byte, class Draw>
-std::pair<Array, reference::Matrix> byte_rows(std::int64_t rows, std::int64_t d, std::uint64_t seed, Draw draw) {
-  reference::Matrix values{rows, d, std::vector<double>(static_cast<std::size_t>(rows * d))};
-  Array a = Array::allocate(rows, d, std::is_signed_v<Byte> ? DType::kInt8 : DType::kUInt8, Device::cpu());
-  std::mt19937_64 rng(seed);
-  for (std::int64_t e = 0; e < rows * d; ++e) {
-    auto const v = static_cast<Byte>(draw(rng));
-    a.data_as<Byte>()[e] = v;
-    values.v[e] = v;
-  }
-  return {std::move(a), std::move(values)};
-}
-
 /// Quantised embeddings: Gaussian rows scaled by 32 and rounded to int8 (clamped to [-128, 127]),
 /// 10000 queries against 200000 rows of 128, k = 10, exact squared L2 on the int8 tensor cores.
 CaseResult k3i_int8_knn(Options const& opt) {
   std::int64_t const s = opt.quick ? 8 : 1, m = 10000 / s, n = 200000 / s, d = 128, k = 10;
   auto quantised = [d](std::int64_t rows, std::uint64_t seed) {
+    reference::Matrix values{rows, d, std::vector<double>(static_cast<std::size_t>(rows * d))};
+    Array a = Array::allocate(rows, d, DType::kInt8, Device::cpu());
+    std::mt19937_64 rng(seed);
     std::normal_distribution<double> gauss(0.0, 1.0);
-    return byte_rows<std::int8_t>(rows, d, seed,
-                                  [&](std::mt19937_64& rng) { return std::clamp(std::nearbyint(32.0 * gauss(rng)), -128.0, 127.0); });
+    for (std::int64_t e = 0; e < rows * d; ++e) {
+      double const q = std::clamp(std::nearbyint(32.0 * gauss(rng)), -128.0, 127.0);
+      a.data_as<std::int8_t>()[e] = static_cast<std::int8_t>(q);
+      values.v[e] = q;
+    }
+    return std::pair{std::move(a), std::move(values)};
   };
   auto const [x, x_values] = quantised(m, 31);
   auto const [y, y_values] = quantised(n, 32);
@@ -388,23 +379,18 @@ CaseResult k3i_int8_knn(Options const& opt) {
 /// 1,000,000 rows in Hamming distance, the ratio test's search, on the single-bit tensor cores.
 CaseResult k5_binary_two_nearest(Options const& opt) {
   std::int64_t const s = opt.quick ? 8 : 1, m = 10000 / s, n = 1000000 / s, d = 32, k = 2;
-  auto bits = [d](std::int64_t rows, std::uint64_t seed) {
-    return byte_rows<std::uint8_t>(rows, d, seed, [](std::mt19937_64& rng) { return rng() >> 56; });
-  };
-  auto const [x, x_values] = bits(m, 51);
-  auto const [y, y_values] = bits(n, 52);
-  Array const xd = Array::copy_of(x.view(), Device::cuda()), yd = Array::copy_of(y.view(), Device::cuda());
+  HostInput const x = random_input(m, d, DType::kUInt8, 51);
+  HostInput const y = random_input(n, d, DType::kUInt8, 52);
+  Array const xd = Array::copy_of(x.array.view(), Device::cuda()), yd = Array::copy_of(y.array.view(), Device::cuda());
   KnnResult out;
   auto run = [&](cudaStream_t stream) { out = knn(Resources(Device::cuda(), stream), xd, yd, k, Metric::kHammingBits); };
   CaseResult r;
   r.id = "K5";
   r.description = "binary descriptors 2-NN " + std::to_string(m) + "x" + std::to_string(n) + " d=256 bits";
   r.time_us = median_time_us(run, opt.warmup, opt.repeats);
-  // The single-bit MMA issues at the byte MMA's rate with eight times the bits (H200 probe, run 143).
-  double const bit_products = double(m) * n * 8 * d;
-  r.floor_us = 1e6 * bit_products / (8 * opt.ceilings.mma_int8_per_s);
+  r.floor_us = 1e6 * double(m) * n * (8 * d) / opt.ceilings.mma_bits_per_s();
   r.floor_basis = "bit MMA rate";
-  r.correct = check_knn(out, x_values, y_values, k, Metric::kHammingBits, 0);
+  r.correct = check_knn(out, x.values, y.values, k, Metric::kHammingBits, 0);
   r.note = "hamming_bits, uniform random bits; exact counts (b1 AND + popcount MMA on sm_80+, else XOR + popcount)";
   return r;
 }

@@ -12,7 +12,6 @@
 #include <string>
 
 #include "common/reduced.hpp"
-#include "cudist/io/npy.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "neighbors/knn_compare.hpp"
 #include "neighbors/neighbors_test_util.hpp"
@@ -64,19 +63,11 @@ TEST(KnnBits, HammingMatchesTheReferenceOnRaggedShapes) {
   }
 }
 
-/// A uint8 descriptor file as a host array with its float64 values.
-test::TestMatrix descriptors(char const* file) {
-  Array all = io::read_npy(test::data_path(std::string("descriptors/") + file));
-  test::TestMatrix t{Array::copy_of(all.view(), Device::cpu()), {all.rows(), all.cols(), {}}};
-  for (std::int64_t e = 0; e < all.size(); ++e) t.values.v.push_back(all.data_as<std::uint8_t>()[e]);
-  return t;
-}
-
 // The real ORB descriptors of the box scene: knn across the images, and the self-join with and
 // without each point itself.
 TEST(KnnBits, OrbDescriptorsAreExact) {
   CUDIST_REQUIRE_BACKEND();
-  auto const a = descriptors("box_a_orb.npy"), b = descriptors("box_b_orb.npy");
+  auto const a = test::descriptor_rows("box_a_orb.npy"), b = test::descriptor_rows("box_b_orb.npy");
   reference::Matrix const ab = reference::cdist(a.values, b.values, kBits);
   for (std::int64_t k : {1, 2, 10, 64}) {
     auto const got = test::run_knn(a, b, k, kBits);

@@ -222,11 +222,7 @@ TEST(Knn, BatchedProblemsMatchEachProblemAlone) {
   // Sizes include an empty problem, a one-row one, and one spanning several tiles.
   std::vector<std::int64_t> const rows_x = {17, 0, 1, 140, 33, 5};
   std::vector<std::int64_t> const rows_y = {40, 9, 12, 300, 129, 25};
-  Batch batch{{0}, {0}};
-  for (std::size_t b = 0; b < rows_x.size(); ++b) {
-    batch.x_offsets.push_back(batch.x_offsets.back() + rows_x[b]);
-    batch.y_offsets.push_back(batch.y_offsets.back() + rows_y[b]);
-  }
+  Batch const batch = test::batch_of(rows_x, rows_y);
   auto const x = test::random_integers(batch.x_offsets.back(), 12, DType::kFloat32, -3, 3, 111);
   auto const y = test::random_integers(batch.y_offsets.back(), 12, DType::kFloat32, -3, 3, 112);
   Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "common/reduced.hpp"
-#include "cudist/io/npy.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "neighbors/knn_compare.hpp"
 #include "neighbors/neighbors_test_util.hpp"
@@ -22,18 +21,6 @@ namespace {
 
 using test::KnnExpectation;
 using test::knn_matches;
-
-/// The first `rows` rows of a uint8 descriptor file, with their float64 values.
-test::TestMatrix descriptor_rows(char const* file, std::int64_t rows) {
-  Array const all = io::read_npy(test::data_path(std::string("descriptors/") + file));
-  rows = rows < all.rows() ? rows : all.rows();
-  test::TestMatrix t{Array::copy_of(ConstMatrixView(all.data(), rows, all.cols(), all.cols(), DType::kUInt8,
-                                                     Memory::kHost),
-                                    Device::cpu()),
-                     {rows, all.cols(), {}}};
-  for (std::int64_t e = 0; e < rows * all.cols(); ++e) t.values.v.push_back(all.data_as<std::uint8_t>()[e]);
-  return t;
-}
 
 KnnExpectation exact_l2(reference::Matrix const& d) {
   KnnExpectation e(d);
@@ -79,7 +66,7 @@ TEST(KnnUint8, SiftSelfJoinAndMatchingAreExact) {
   // A slice of the SIFT corpus (K3's data) with its first 100 rows repeated at the end: exact
   // duplicates, so zero distances tie between the point and its copy.
   std::int64_t const rows = test::reduced_run() ? 700 : 2100;
-  test::TestMatrix corpus = descriptor_rows("opencv_images_sift_u8.npy", rows - 100);
+  test::TestMatrix corpus = test::descriptor_rows("opencv_images_sift_u8.npy", rows - 100);
   std::vector<std::uint8_t> bytes(corpus.array.data_as<std::uint8_t>(),
                                   corpus.array.data_as<std::uint8_t>() + corpus.array.rows() * 128);
   bytes.insert(bytes.end(), bytes.begin(), bytes.begin() + 100 * 128);
@@ -99,7 +86,7 @@ TEST(KnnUint8, SiftSelfJoinAndMatchingAreExact) {
     }
   }
 
-  auto const a = descriptor_rows("box_a_sift_u8.npy", 604), b = descriptor_rows("box_b_sift_u8.npy", 969);
+  auto const a = test::descriptor_rows("box_a_sift_u8.npy", 604), b = test::descriptor_rows("box_b_sift_u8.npy", 969);
   reference::Matrix const ab = reference::cdist(a.values, b.values, Metric::kEuclidean);
   for (std::int64_t k : {1, 2, 10, 64}) {
     auto const got = test::run_knn(a, b, k, Metric::kEuclidean);

@@ -77,6 +77,18 @@ std::vector<reference::Match> opencv_matches(char const* file, reference::Matrix
   return out;
 }
 
+/// Problem b of a batch on its own rows: their distances and the reference matcher's matches.
+struct ProblemReference {
+  reference::Matrix d;
+  std::vector<reference::Match> want;
+};
+ProblemReference reference_of(test::TestMatrix const& x, test::TestMatrix const& y, Batch const& batch, std::size_t b,
+                              Metric metric, MatchOptions const& o) {
+  reference::Matrix const xs = test::rows_of(x.values, batch.x_offsets[b], batch.x_offsets[b + 1]);
+  reference::Matrix const ys = test::rows_of(y.values, batch.y_offsets[b], batch.y_offsets[b + 1]);
+  return {reference::cdist(xs, ys, metric), reference::match(xs, ys, metric, o.ratio, o.mutual, o.max_distance)};
+}
+
 TEST(Match, OpenCvRatioTestOnBoxSift) {
   CUDIST_REQUIRE_BACKEND();
   Array const a = io::read_npy(test::data_path("descriptors/box_a_sift_u8.npy"));
@@ -154,12 +166,7 @@ TEST(Match, MutualCheckInDoublePrecision) {
 TEST(Match, BatchedProblemsMatchEachProblemAlone) {
   CUDIST_REQUIRE_BACKEND();
   std::vector<std::int64_t> const rows_x = {30, 0, 7, 150, 1};
-  std::vector<std::int64_t> const rows_y = {50, 4, 1, 260, 0};
-  Batch batch{{0}, {0}};
-  for (std::size_t b = 0; b < rows_x.size(); ++b) {
-    batch.x_offsets.push_back(batch.x_offsets.back() + rows_x[b]);
-    batch.y_offsets.push_back(batch.y_offsets.back() + rows_y[b]);
-  }
+  Batch const batch = test::batch_of(rows_x, {50, 4, 1, 260, 0});
   auto const x = test::random_integers(batch.x_offsets.back(), 8, DType::kUInt8, 0, 9, 31);
   auto const y = test::random_integers(batch.y_offsets.back(), 8, DType::kUInt8, 0, 9, 32);
   MatchOptions o;
@@ -171,10 +178,7 @@ TEST(Match, BatchedProblemsMatchEachProblemAlone) {
   ASSERT_EQ(got.offsets.cols(), static_cast<std::int64_t>(rows_x.size()) + 1);
   auto const* offsets = got.offsets.data_as<std::int64_t>();
   for (std::size_t b = 0; b < rows_x.size(); ++b) {
-    reference::Matrix const xs = test::rows_of(x.values, batch.x_offsets[b], batch.x_offsets[b + 1]);
-    reference::Matrix const ys = test::rows_of(y.values, batch.y_offsets[b], batch.y_offsets[b + 1]);
-    reference::Matrix const d = reference::cdist(xs, ys, Metric::kSqEuclidean);
-    auto const want = reference::match(xs, ys, Metric::kSqEuclidean, o.ratio, true, o.max_distance);
+    auto const [d, want] = reference_of(x, y, batch, b, Metric::kSqEuclidean, o);
     EXPECT_TRUE(same_matches(got, offsets[b], offsets[b + 1] - offsets[b], want, d, 0)) << "problem " << b;
   }
 }
@@ -186,11 +190,7 @@ TEST(Match, ManyQueriesAndTheirProblemsMatchTheReference) {
   CUDIST_REQUIRE_BACKEND();
   std::vector<std::int64_t> const rows_x = {12001, 8200};
   std::vector<std::int64_t> const rows_y = {40, 33};
-  Batch batch{{0}, {0}};
-  for (std::size_t b = 0; b < rows_x.size(); ++b) {
-    batch.x_offsets.push_back(batch.x_offsets.back() + rows_x[b]);
-    batch.y_offsets.push_back(batch.y_offsets.back() + rows_y[b]);
-  }
+  Batch const batch = test::batch_of(rows_x, rows_y);
   auto const x = test::random_integers(batch.x_offsets.back(), 4, DType::kFloat32, -3, 3, 51);
   auto const y = test::random_integers(batch.y_offsets.back(), 4, DType::kFloat32, -3, 3, 52);
   Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
@@ -202,10 +202,7 @@ TEST(Match, ManyQueriesAndTheirProblemsMatchTheReference) {
     HostMatches const got{test::to_host(r.pairs), test::to_host(r.distances), test::to_host(r.offsets)};
     auto const* offsets = got.offsets.data_as<std::int64_t>();
     for (std::size_t b = 0; b < rows_x.size(); ++b) {
-      reference::Matrix const xs = test::rows_of(x.values, batch.x_offsets[b], batch.x_offsets[b + 1]);
-      reference::Matrix const ys = test::rows_of(y.values, batch.y_offsets[b], batch.y_offsets[b + 1]);
-      reference::Matrix const d = reference::cdist(xs, ys, Metric::kSqEuclidean);
-      auto const want = reference::match(xs, ys, Metric::kSqEuclidean, o.ratio, mutual, o.max_distance);
+      auto const [d, want] = reference_of(x, y, batch, b, Metric::kSqEuclidean, o);
       EXPECT_TRUE(same_matches(got, offsets[b], offsets[b + 1] - offsets[b], want, d, 0))
           << "problem " << b << (mutual ? ", mutual" : "");
       if (b == 0) {  // the first problem alone: 12001 queries, one block's finish in three passes

@@ -1,18 +1,22 @@
 // Helpers of the neighbours tests: running knn on the backend under test and bringing the answer
-// to the host, and inputs in each metric's domain.
+// to the host, inputs in each metric's domain, batches from their problems' sizes, and the real
+// descriptor files.
 #pragma once
 
 #include <cstdint>
 #include <cstdlib>
 #include <initializer_list>
+#include <limits>
 #include <random>
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "common/backend.hpp"
 #include "common/compare.hpp"
 #include "common/data.hpp"
+#include "cudist/io/npy.hpp"
 #include "cudist/neighbors/knn.hpp"
 
 namespace cudist::test {
@@ -112,6 +116,28 @@ inline MetricParams metric_params(Metric metric, std::int64_t d, std::uint64_t s
 }
 
 /// Rows [begin, end) of a reference matrix.
+/// The batch of problems whose x and y have these numbers of rows, in order.
+inline Batch batch_of(std::vector<std::int64_t> const& rows_x, std::vector<std::int64_t> const& rows_y) {
+  Batch batch{{0}, {0}};
+  for (std::size_t b = 0; b < rows_x.size(); ++b) {
+    batch.x_offsets.push_back(batch.x_offsets.back() + rows_x[b]);
+    batch.y_offsets.push_back(batch.y_offsets.back() + rows_y[b]);
+  }
+  return batch;
+}
+
+/// The first `rows` rows (all by default) of a uint8 descriptor file of the test data, with their
+/// float64 values.
+inline TestMatrix descriptor_rows(char const* file, std::int64_t rows = std::numeric_limits<std::int64_t>::max()) {
+  Array const all = io::read_npy(data_path(std::string("descriptors/") + file));
+  rows = rows < all.rows() ? rows : all.rows();
+  TestMatrix t{Array::copy_of(ConstMatrixView(all.data(), rows, all.cols(), all.cols(), DType::kUInt8, Memory::kHost),
+                              Device::cpu()),
+               {rows, all.cols(), {}}};
+  for (std::int64_t e = 0; e < rows * all.cols(); ++e) t.values.v.push_back(all.data_as<std::uint8_t>()[e]);
+  return t;
+}
+
 inline reference::Matrix rows_of(reference::Matrix const& m, std::int64_t begin, std::int64_t end) {
   reference::Matrix out{end - begin, m.cols, {}};
   for (std::int64_t e = begin * m.cols; e < end * m.cols; ++e) out.v.push_back(m.v[e]);

@@ -51,9 +51,9 @@ struct PackedByteSqL2Op : ops::OpBase<std::uint32_t, std::uint32_t> {
   }
 };
 
-/// sum[r] = RowSum (packed_u8_rows.hpp) of row r (rows of `words` 32-bit words). Eight lanes share a row, reading 32
-/// contiguous bytes (a sector) a step: a thread per row read 4 bytes of 32 rows per load, and the
-/// two launches of D3u took 17 us of its ~150 (ncu, H200).
+/// sum[r] = the RowSum (packed_u8_rows.hpp) of row r (rows of `words` 32-bit words). Eight lanes
+/// share a row, reading 32 contiguous bytes (a sector) a step: a thread per row read 4 bytes of 32
+/// rows per load, and the two launches of D3u took 17 us of its ~150 (ncu, H200).
 struct RowSumsKernel {
   static constexpr int kThreads = 256;
   static constexpr int kLanesPerRow = 8;

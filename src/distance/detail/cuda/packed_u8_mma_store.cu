@@ -192,8 +192,8 @@ bool packed_mma(PairwiseProblem const& words, cudaStream_t stream) {
                   [&](auto x_sum, auto y_sum, auto tiles) { return typename Direct::Params{store, x_sum, y_sum, tiles}; });
   }
   using Exchange = PackedByteMmaStoreKernel<Product, kFinish>;
-  return launch(packed_byte_mma_store_kernel<Product, kFinish>, Exchange::kThreads, sizeof(typename Exchange::SharedStorage),
-                [&](auto x_sum, auto y_sum, auto tiles) {
+  return launch(packed_byte_mma_store_kernel<Product, kFinish>, Exchange::kThreads,
+                sizeof(typename Exchange::SharedStorage), [&](auto x_sum, auto y_sum, auto tiles) {
                   return typename Exchange::Params{Exchange::Engine::part_of(store), store, x_sum, y_sum, tiles};
                 });
 }

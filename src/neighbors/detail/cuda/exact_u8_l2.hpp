@@ -15,8 +15,8 @@ namespace cudist::neighbors::detail::cuda {
 
 /// Whether knn (k nearest; k <= 2 also for match) of p runs on it. p is the fused kernel's form
 /// (byte rows read as 32-bit words, packed_u8_l2.cuh; op.signed_bytes for int8) of squared L2,
-/// or bit rows as words of hamming_bits, with uint32 keys; it takes rows of 16 to 256 bytes in multiples of 16, 16-byte aligned, no
-/// mutual-check observer, a block that fits the device, sm_80 code for the device, and
+/// or bit rows as words of hamming_bits, with uint32 keys; it takes rows of 16 to 256 bytes in
+/// multiples of 16, 16-byte aligned, no mutual-check observer, a block that fits the device, sm_80 code for the device, and
 /// CUDIST_SIMT_SELECTION unset (set, the fused kernel runs, with the same results: the tests
 /// compare the two).
 bool exact_u8_l2_applies(SelectProblem const& p, std::int64_t k, bool observer);

@@ -5,10 +5,10 @@
 // m16n8k256's AND + popcount for the product and the rows' bit counts for the squares, the same
 // expression is the exact number of differing bits, the SIMT path's XOR + popcount. A lane
 // compares the key with its row's bar (the consumer's k-th key so far) in registers, and only the
-// few pairs that may enter are offered. The fused
-// kernel's MMA contraction (packed_u8_mma_tile.cuh) instead hands every key through shared memory
-// to the engine's 8 x 8 layout, and its consumers then test them: the exchange, the key
-// construction and its spills were what bounded K3 there (docs/tuning.md).
+// few pairs that may enter are offered. The fused kernel's MMA contraction
+// (packed_u8_mma_tile.cuh) instead hands every key through shared memory to the engine's 8 x 8
+// layout, and its consumers then test them: the exchange, the key construction and its spills
+// were what bounded K3 there (docs/tuning.md).
 //
 // The accumulators start from each column's -floor(|y|^2 / 2) instead of 0, so the MMA leaves
 // acc = x.y - floor(|y|^2 / 2) and key = |x|^2 + (|y|^2 & 1) - 2 acc: no pair can enter unless
@@ -292,8 +292,10 @@ using ExactS8L2Kernel = ExactByteL2Kernel<SelectT, cudist::detail::cuda::mma::Mm
 template <template <class> class SelectT>
 using ExactBitsHammingKernel = ExactByteL2Kernel<SelectT, cudist::detail::cuda::mma::MmaBitsAnd>;
 template <template <class> class SelectT>
-using ExactU8L2WgmmaKernel = ExactByteL2Kernel<SelectT, cudist::detail::cuda::mma::MmaBytes<false>, cudist::detail::cuda::WgmmaColumnTiles>;
+using ExactU8L2WgmmaKernel =
+    ExactByteL2Kernel<SelectT, cudist::detail::cuda::mma::MmaBytes<false>, cudist::detail::cuda::WgmmaColumnTiles>;
 template <template <class> class SelectT>
-using ExactS8L2WgmmaKernel = ExactByteL2Kernel<SelectT, cudist::detail::cuda::mma::MmaBytes<true>, cudist::detail::cuda::WgmmaColumnTiles>;
+using ExactS8L2WgmmaKernel =
+    ExactByteL2Kernel<SelectT, cudist::detail::cuda::mma::MmaBytes<true>, cudist::detail::cuda::WgmmaColumnTiles>;
 
 }  // namespace cudist::neighbors::detail::cuda

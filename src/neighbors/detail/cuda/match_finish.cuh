@@ -100,8 +100,13 @@ struct MatchScatterKernel {
   /// Thread i writes match i's triple (i < m) and problem i's first match (i <= problems).
   __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
     std::int64_t const i = block * kThreads + tid;
-    if (i <= p.problems) p.match_offsets[i] = p.position[p.x_offsets[i]];
+    if (i <= p.problems) write_first_match(p, i);
     if (i < p.m && p.accepted[i]) write(p, i, p.position[i]);
+  }
+
+  /// Problem b's first match (b = problems: the count), from the positions.
+  __device__ static void write_first_match(Params const& p, std::int64_t b) {
+    p.match_offsets[b] = p.position[p.x_offsets[b]];
   }
 
   /// Query row i's (query, train, distance) as match q.
@@ -122,8 +127,8 @@ constexpr std::int64_t kBlockFinishRows = 16384;
 /// The finish of up to kBlockFinishRows queries in one block: each thread flags kRowsPerThread
 /// consecutive rows, a block-wide exclusive scan of their counts places their matches after
 /// the earlier passes', and position (m + 1) ends with the count, as the grid's scan leaves it.
-/// The flags' and the scatter's parameters are the grid kernels' (their accepted and position
-/// arrays unused: position is this kernel's own).
+/// The flags' and the scatter's parameters are the grid kernels' (their accepted arrays unused;
+/// the scatter's position is the array this kernel fills through `position`).
 template <class Out>
 struct MatchFinishBlockKernel {
   static constexpr int kThreads = 1024;
@@ -164,9 +169,7 @@ struct MatchFinishBlockKernel {
     }
     if (tid == 0) p.position[m] = before;
     __syncthreads();  // every position written (global memory, this block's own writes)
-    for (int b = tid; b <= p.scatter.problems; b += kThreads) {
-      p.scatter.match_offsets[b] = p.position[p.scatter.x_offsets[b]];
-    }
+    for (int b = tid; b <= p.scatter.problems; b += kThreads) Scatter::write_first_match(p.scatter, b);
   }
 };
 
