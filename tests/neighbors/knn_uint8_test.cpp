@@ -94,6 +94,31 @@ TEST(KnnUint8, SiftSelfJoinAndMatchingAreExact) {
   }
 }
 
+// Problems of a batch whose columns start anywhere in y, at odd columns too: on Hopper the search
+// copies a tile's column terms from where its problem's columns start (column_starts.cuh).
+TEST(KnnUint8, BatchedProblemsStartingAtAnyColumnAreExact) {
+  CUDIST_REQUIRE_BACKEND();
+  std::vector<std::int64_t> const rows_x = {5, 140, 0, 9, 130};
+  std::vector<std::int64_t> const rows_y = {11, 130, 257, 13, 129};  // from columns 0, 11, 141, 398, 411
+  Batch const batch = test::batch_of(rows_x, rows_y);
+  for (int hi : {2, 255}) {
+    auto const x = test::random_integers(batch.x_offsets.back(), 32, DType::kUInt8, 0, hi, 91 + hi);
+    auto const y = test::random_integers(batch.y_offsets.back(), 32, DType::kUInt8, 0, hi, 92 + hi);
+    Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+    for (std::int64_t k : {1, 2, 3, 10}) {
+      auto const got = test::to_host(knn_batched(test::backend_resources(), xb, yb, batch, k, Metric::kSqEuclidean));
+      for (std::size_t b = 0; b < rows_x.size(); ++b) {
+        reference::Matrix const d =
+            reference::cdist(test::rows_of(x.values, batch.x_offsets[b], batch.x_offsets[b + 1]),
+                             test::rows_of(y.values, batch.y_offsets[b], batch.y_offsets[b + 1]), Metric::kSqEuclidean);
+        KnnExpectation e = exact_l2(d);
+        e.row_offset = batch.x_offsets[b];
+        EXPECT_TRUE(knn_matches(got.distances, got.indices, e)) << "problem " << b << ", k " << k << ", values 0.." << hi;
+      }
+    }
+  }
+}
+
 TEST(KnnUint8, ChunksStartingFromEarlierChunksAnswerAsTheSimtPath) {
   // More blocks than the GPU runs at once, chunk 0 of every row tile first: a top-k chunk that
   // starts after an earlier chunk of its row tile finished begins from that chunk's answers

@@ -16,4 +16,10 @@ namespace cudist::detail::cuda {
 /// cp.async).
 bool encode_byte_rows_map(CUtensorMap& map, void const* base, std::int64_t rows, int row_bytes, std::int64_t stride);
 
+/// A map of `rows` rows of `cols` 32-bit words (contiguous rows of a multiple of 16 bytes) at
+/// `base` (16-byte aligned), copied in boxes of box_rows whole rows as they lie (no swizzle); rows
+/// past the last read as zeros. False where the driver offers no tensor maps or the arguments
+/// are not a map's.
+bool encode_word_rows_map(CUtensorMap& map, void const* base, int cols, std::int64_t rows, int box_rows);
+
 }  // namespace cudist::detail::cuda

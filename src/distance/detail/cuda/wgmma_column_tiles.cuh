@@ -59,12 +59,12 @@ struct WgmmaColumnTiles : MmaColumnTiles<kThreads> {
   static constexpr bool kByTma = true;
 
   /// Rows col0 .. col0 + 127 of the map's rows (of data_bytes) into tile dst, by one thread: one
-  /// box a 128-byte block of K, all counted on the mbarrier at shared address `bar` (rows and
-  /// bytes past the map's end read as zeros).
+  /// box a 128-byte block of K, all counted on the mbarrier at shared address `bar`, whose phase
+  /// the caller told to expect tile_bytes(data_bytes) more (rows and bytes past the map's end read
+  /// as zeros).
   __device__ static void copy_tile(CUtensorMap const& map, int data_bytes, std::int64_t col0, unsigned char* dst,
                                    unsigned bar) {
     int const blocks = static_cast<int>(tile_bytes(data_bytes) / kBlockBytes);
-    tma::arrive_expecting(bar, static_cast<unsigned>(blocks * kBlockBytes));
     auto const to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
     for (int b = 0; b < blocks; ++b) {
       tma::copy_box(map, b * kRowBytes, static_cast<int>(col0), to + b * kBlockBytes, bar);

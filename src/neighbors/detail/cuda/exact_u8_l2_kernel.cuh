@@ -17,11 +17,12 @@
 // K3's; the per-pair test and mask were 151 of a half's 270 instructions, ncu run 125).
 //
 // Block: 8 warps on a 128-row tile of x (resident for the chunk) and the chunk's column tiles of
-// y, double-buffered with their rows' squares (mma_search_tiles.cuh). Warp w owns the 16 tile rows
-// of the consumers' layout; each thread sees 2 rows ("slots") x 16 columns per half of a tile.
-// The contraction is mma.sync's (every GPU from sm_80) or, on Hopper, wgmma's
-// (wgmma_column_tiles.cuh: the same accumulator layout, the tiles read from shared memory by the
-// tensor cores, no ldmatrix; y's tiles by TMA where the host made a tensor map). Keys are
+// y with their columns' terms (squares, accumulator starts). Warp w owns the 16 tile rows of the
+// consumers' layout; each thread sees 2 rows ("slots") x 16 columns per half of a tile. The
+// contraction is mma.sync's (every GPU from sm_80; y's tiles double-buffered by cp.async behind a
+// block barrier per tile) or, on Hopper, wgmma's (wgmma_column_tiles.cuh: the same accumulator
+// layout, the tiles read from shared memory by the tensor cores, no ldmatrix; y's tiles three deep
+// by TMA, released per warp on mbarriers, so no block barrier between tiles). Keys are
 // compared with `<=` the bar: a pair that ties the k-th key may still rank before it by index, and
 // the consumer's offer makes the exact (key, index) comparison.
 #pragma once
@@ -36,6 +37,7 @@
 #include "distance/detail/cuda/mma_sync.cuh"
 #include "distance/detail/cuda/wgmma_column_tiles.cuh"
 #include "neighbors/detail/cuda/chunk_chain.cuh"
+#include "neighbors/detail/cuda/column_terms.cuh"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
 #include "neighbors/detail/cuda/mma_search_tiles.cuh"
 #include "neighbors/detail/cuda/warp_offer_queue.cuh"
@@ -81,105 +83,102 @@ struct ExactByteL2Kernel {
     typename Select::Params select;
     cudist::detail::cuda::InterruptPoll interrupt;
     ChunkChain chain;  // top-k: chunks start from earlier chunks' answers
-    // y's rows as the tensor map of tensor_map.hpp, where the contraction's layout allows TMA
-    // (Tiles::kByTma) and the host made one: y_by_tma (else each thread copies its part).
-    CUtensorMap y_map;  // aligned as its type requires (a kernel parameter: __grid_constant__)
-    bool y_by_tma;
+    // Where the contraction's layout is the tensor maps' (Tiles::kByTma), tensor_map.hpp's maps
+    // (aligned as their type requires: kernel parameters, __grid_constant__) of y's rows and of
+    // their columns' terms (column_terms.cuh).
+    CUtensorMap y_map, terms_map;
+    int odd_pairs;  // terms_map's first row of the pairs that start at odd columns
   };
+
+  // By TMA, a warp may run up to two tiles ahead of the slowest (run_pipelined); else y's tiles
+  // are double-buffered behind a block barrier per tile.
+  static constexpr int kStages = Tiles::kByTma ? 3 : 2;
 
   struct SharedStorage {
     typename Select::SharedStorage select;
     WorkItem work;
     int earlier;  // the chunk of the same row tile whose answers this one starts from, or -1
-    alignas(16) std::uint32_t y_sq[2][kTile];  // the squares of the columns of each y buffer (0 past the end)
-    // The accumulators' start in the MMA's layout, -floor(y_sq / 2) per column: columns 2 i and
-    // 2 i + 1 at 4 i .. 4 i + 3 as (2 i, 2 i + 1, 2 i, 2 i + 1), the rows g and g + 8 of a lane.
-    alignas(16) int dot_start[2][2 * kTile];
-    alignas(8) std::uint64_t y_full[2];  // by TMA: each y buffer's mbarrier (its copy's arrival and bytes)
+    // By TMA: each stage's mbarriers, of its copies (their bytes) and of its release (the 8 warps).
+    alignas(8) std::uint64_t full[kStages], empty[kStages];
     typename Offers::Storage offers;
   };
 
   /// Launched by fused_select_kernel: dynamic shared memory holds SharedStorage, then from
-  /// kDynamicOffset (16-byte aligned) the three tiles at their alignment, then the consumer's sized
-  /// part.
+  /// kDynamicOffset (16-byte aligned) x's tile and kStages of y's at the tiles' alignment, the
+  /// stages' ColumnTerms, and the consumer's sized part.
   static constexpr std::size_t kDynamicOffset = (sizeof(SharedStorage) + 127) / 128 * 128;
   static std::size_t smem_bytes(typename Select::Params const& s, int depth) {
-    return kDynamicOffset + (Tiles::kAlignment - 16) + 3 * Tiles::tile_bytes(depth) + Select::dynamic_smem_bytes(s);
-  }
-
-  /// Column tile col0 of y into `ys` (asynchronous: by TMA from thread 0, counted on `full`, or
-  /// by every thread's cp.async), and the square of its column tid (0 past the end, and for tid >=
-  /// kTile), which the thread stores with store_squares once the tile's MMAs have hidden the load.
-  __device__ static std::uint32_t load_columns(Params const& p, WorkItem const& w, std::int64_t col0,
-                                               unsigned char* ys, std::uint64_t& full, int tid) {
-    if constexpr (Tiles::kByTma) {
-      if (p.y_by_tma) {
-        if (tid == 0) Tiles::copy_tile(p.y_map, p.depth, col0, ys, shared_at(&full));
-      } else {
-        Tiles::load(p.y, p.ldy, w.tile.y_end, p.depth, col0, ys, typename Tiles::InOrder{}, tid);
-      }
-    } else {
-      Tiles::load(p.y, p.ldy, w.tile.y_end, p.depth, col0, ys, typename Tiles::InOrder{}, tid);
-    }
-    return tid < kTile && col0 + tid < w.tile.y_end ? p.y_sq[col0 + tid] : 0u;
-  }
-
-  /// Waits for y's tile in buffer buf, its (tiles_done / 2)-th copy there, where TMA brings it
-  /// (cp.async copies are waited for before the tile barrier).
-  __device__ static void wait_columns(Params const& p, SharedStorage& s, int buf, int tiles_done) {
-    if constexpr (Tiles::kByTma) {
-      if (p.y_by_tma) {
-        cudist::detail::cuda::tma::wait(shared_at(&s.y_full[buf]), static_cast<unsigned>((tiles_done >> 1) & 1));
-      }
-    }
+    return kDynamicOffset + (Tiles::kAlignment - 16) + (1 + kStages) * Tiles::tile_bytes(depth) +
+           kStages * sizeof(ColumnTerms) + Select::dynamic_smem_bytes(s);
   }
 
   __device__ static unsigned shared_at(void const* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
 
-  /// Buffer buf's column tid: its square and its accumulators' start.
-  __device__ static void store_squares(SharedStorage& s, int buf, int tid, std::uint32_t y_sq) {
-    if (tid >= kTile) return;
-    s.y_sq[buf][tid] = y_sq;
-    int const start = -static_cast<int>(y_sq >> 1), at = 4 * (tid / 2) + tid % 2;
-    s.dot_start[buf][at] = start;
-    s.dot_start[buf][at + 2] = start;
-  }
+  /// One thread's part of the search: its warp, its two rows (slots: tile rows fragment(2 warp + s,
+  /// g)) and their squares.
+  struct Lanes {
+    int warp, lane, q;
+    int local[2];
+    std::int64_t row[2];
+    std::uint32_t x_sq[2];
+    __device__ Lanes(Params const& p, WorkItem const& w, int tid)
+        : warp(tid / 32), lane(tid % 32), q(lane % 4),
+          local{fragment(2 * warp, lane / 4), fragment(2 * warp + 1, lane / 4)},
+          row{w.tile.row0 + local[0], w.tile.row0 + local[1]},
+          x_sq{row[0] < w.tile.row_end ? p.x_sq[row[0]] : 0u, row[1] < w.tile.row_end ? p.x_sq[row[1]] : 0u} {}
+  };
+
+  /// The block's shared state past SharedStorage.
+  struct Buffers {
+    unsigned char* tiles;  // x's, then y's stages
+    std::size_t tile_bytes;
+    ColumnTerms* terms;  // one per stage
+    __device__ unsigned char* y(int stage) const { return tiles + (1 + stage) * tile_bytes; }
+  };
 
   __device__ void operator()(Params const& p, SharedStorage& s, char* dynamic, std::int64_t block, int tid) const {
-    namespace mma = cudist::detail::cuda::mma;
     if (tid == 0) {
       s.work = p.grid.item(block);
       s.earlier = Select::kTakesEarlierAnswers ? p.chain.last_finished(s.work.row_tile) : -1;
       if constexpr (Tiles::kByTma) {
-        if (p.y_by_tma) {
-          for (auto& full : s.y_full) cudist::detail::cuda::tma::init(shared_at(&full));
+        for (int i = 0; i < kStages; ++i) {
+          cudist::detail::cuda::tma::init(shared_at(&s.full[i]));
+          cudist::detail::cuda::tma::init(shared_at(&s.empty[i]), kThreads / 32);
         }
       }
     }
     __syncthreads();
     WorkItem const& w = s.work;
+    Buffers b;
+    b.tiles = Tiles::aligned(dynamic);
+    b.tile_bytes = Tiles::tile_bytes(p.depth);
+    b.terms = reinterpret_cast<ColumnTerms*>(b.tiles + (1 + kStages) * b.tile_bytes);
     ThreadPlace const at{tid};
-    unsigned char* const tiles = Tiles::aligned(dynamic);
-    std::size_t const tile_bytes = Tiles::tile_bytes(p.depth);
-    Select select(p.select, s.select, reinterpret_cast<char*>(tiles + 3 * tile_bytes), w, at);
+    Select select(p.select, s.select, reinterpret_cast<char*>(b.terms + kStages), w, at);
     if constexpr (Select::kTakesEarlierAnswers) {
       if (s.earlier >= 0) select.take_answers(s.earlier);
     }
-    int const warp = tid / 32, lane = tid % 32, q = lane % 4;
-    Offers offers(s.offers, warp, lane);
-    unsigned char* const xs = tiles;
-    auto const ys = [&](int buf) { return Tiles::y_buffer(tiles, tile_bytes, buf); };
-
-    // The thread's two rows (slots): tile rows fragment(2 warp + s, g).
-    int const local[2] = {fragment(2 * warp, lane / 4), fragment(2 * warp + 1, lane / 4)};
-    std::int64_t const row[2] = {w.tile.row0 + local[0], w.tile.row0 + local[1]};
-    std::uint32_t const x_sq[2] = {row[0] < w.tile.row_end ? p.x_sq[row[0]] : 0u,
-                                   row[1] < w.tile.row_end ? p.x_sq[row[1]] : 0u};
-
+    Lanes const l(p, w, tid);
+    Offers offers(s.offers, l.warp, l.lane);
     if (w.col_begin < w.col_end) {
-      Tiles::load(p.x, p.ldx, w.tile.row_end, p.depth, w.tile.row0, xs, typename Tiles::ConsumerRows{}, tid);
-      store_squares(s, 0, tid, load_columns(p, w, w.col_begin, ys(0), s.y_full[0], tid));
+      if constexpr (Tiles::kByTma) {
+        run_pipelined(p, s, w, b, select, offers, l, tid);
+      } else {
+        run_double_buffered(p, w, b, select, offers, l, tid);
+      }
     }
+    offers.flush(select);
+    select.finish();
+    if constexpr (Select::kTakesEarlierAnswers) p.chain.publish(w, tid);
+  }
+
+  /// Every tile of the chunk behind a block barrier each: y's next tile copied (cp.async) into the
+  /// other buffer while the block searches this one.
+  __device__ static void run_double_buffered(Params const& p, WorkItem const& w, Buffers const& b, Select& select,
+                                             Offers& offers, Lanes const& l, int tid) {
+    namespace mma = cudist::detail::cuda::mma;
+    Tiles::load(p.x, p.ldx, w.tile.row_end, p.depth, w.tile.row0, b.tiles, typename Tiles::ConsumerRows{}, tid);
+    store_squares(b.terms[0], tid, load_columns(p, w, w.col_begin, b.y(0), tid));
     int tiles_done = 0;
     for (std::int64_t col0 = w.col_begin; col0 < w.col_end; col0 += kTile, ++tiles_done) {
       int const buf = tiles_done % 2;
@@ -187,53 +186,124 @@ struct ExactByteL2Kernel {
       Tiles::publish_writes();
       __syncthreads();  // this tile is in; every warp is done with the other buffer
       bool const more = col0 + kTile < w.col_end;
-      std::uint32_t const next_sq = more ? load_columns(p, w, col0 + kTile, ys(buf ^ 1), s.y_full[buf ^ 1], tid) : 0u;
-      wait_columns(p, s, buf, tiles_done);
-
-      std::uint32_t valid[2];
-      Tiles::valid_masks(w, col0, row, q, p.exclude_self, valid);
-#pragma unroll 1
-      for (int half = 0; half < 2; ++half) {
-        int c[kNTiles][4];
-#pragma unroll
-        for (int nt = 0; nt < kNTiles; ++nt) {
-          int4 const start = *reinterpret_cast<int4 const*>(&s.dot_start[buf][128 * half + 16 * nt + 4 * q]);
-          c[nt][0] = start.x, c[nt][1] = start.y, c[nt][2] = start.z, c[nt][3] = start.w;
-        }
-        Tiles::accumulate(xs, ys(buf), p.depth, warp, lane, half, c, Product{});
-        // key <= bar  =>  2 acc >= x_sq - bar; `lo` is the least such acc (x_sq - bar > -2^32 fits).
-        int lo[2];
-#pragma unroll
-        for (int sl = 0; sl < 2; ++sl) {
-          long long const m = static_cast<long long>(x_sq[sl]) - select.bar(sl, local[sl]);
-          lo[sl] = static_cast<int>((m + 1) >> 1);
-        }
-        if (__any_sync(kFullWarp, row_max(c, 0) >= lo[0] || row_max(c, 1) >= lo[1])) {
-          std::uint32_t cand[2] = {0, 0};
-#pragma unroll
-          for (int nt = 0; nt < kNTiles; ++nt)
-#pragma unroll
-            for (int j = 0; j < 2; ++j)
-#pragma unroll
-              for (int sl = 0; sl < 2; ++sl)
-                cand[sl] |= static_cast<std::uint32_t>(c[nt][2 * sl + j] >= lo[sl]) << (2 * nt + j);
-          cand[0] &= valid[0] >> (16 * half);
-          cand[1] &= valid[1] >> (16 * half);
-          offer(select, offers, w, col0 + 64 * half, local, x_sq, s.y_sq[buf] + 64 * half, c, cand);
-        }
-      }
-      if (more) store_squares(s, buf ^ 1, tid, next_sq);  // read after the next barrier
+      std::uint32_t const next_sq = more ? load_columns(p, w, col0 + kTile, b.y(buf ^ 1), tid) : 0u;
+      search_tile(p, w, b.tiles, b.y(buf), b.terms[buf], col0, select, offers, l);
+      if (more) store_squares(b.terms[buf ^ 1], tid, next_sq);  // read after the next barrier
       select.end_tile();
-
       if (tiles_done % kPollTiles == kPollTiles - 1 && cudist::detail::cuda::block_interrupted(p.interrupt)) {
         mma::wait_async_copies();  // the next tile's copy may be in flight
-        if (more) wait_columns(p, s, buf ^ 1, tiles_done + 1);
-        break;  // the host throws Interrupted after the launch
+        break;                     // the host throws Interrupted after the launch
       }
     }
-    offers.flush(select);
-    select.finish();
-    if constexpr (Select::kTakesEarlierAnswers) p.chain.publish(w, tid);
+  }
+
+  /// Column tile col0 of y into `ys` by every thread's cp.async, and the square of its column tid
+  /// (0 past the end, and for tid >= kTile), which the thread stores with store_squares once the
+  /// tile's MMAs have hidden the load.
+  __device__ static std::uint32_t load_columns(Params const& p, WorkItem const& w, std::int64_t col0,
+                                               unsigned char* ys, int tid) {
+    Tiles::load(p.y, p.ldy, w.tile.y_end, p.depth, col0, ys, typename Tiles::InOrder{}, tid);
+    return tid < kTile && col0 + tid < w.tile.y_end ? p.y_sq[col0 + tid] : 0u;
+  }
+
+  /// Column tid's square and its accumulators' start.
+  __device__ static void store_squares(ColumnTerms& t, int tid, std::uint32_t y_sq) {
+    if (tid >= kTile) return;
+    ColumnPair& pair = t.pairs[tid / 2];
+    int const e = tid % 2;
+    pair.y_sq[e] = y_sq;
+    pair.start[e] = pair.start[e + 2] = -static_cast<int>(y_sq >> 1);
+  }
+
+  /// Hopper: y's tiles and their columns' terms by TMA from thread 0, kStages deep. Each stage has
+  /// an mbarrier that counts its copies' bytes (full) and one its 8 warps arrive on once done with
+  /// it (empty), which the stage's next copy waits for; so no block barrier runs between tiles,
+  /// and a warp whose offers compact a row buffer holds up only the copy two tiles on, not every
+  /// other warp (the tile barrier was 12-16% of K3's stall samples: ncu runs 129, 133).
+  __device__ static void run_pipelined(Params const& p, SharedStorage& s, WorkItem const& w, Buffers const& b,
+                                       Select& select, Offers& offers, Lanes const& l, int tid) {
+    namespace tma = cudist::detail::cuda::tma;
+    auto const issue = [&](int stage, std::int64_t col0) {
+      unsigned const full = shared_at(&s.full[stage]);
+      tma::arrive_expecting(full, static_cast<unsigned>(Tiles::tile_bytes(p.depth) + sizeof(ColumnTerms)));
+      Tiles::copy_tile(p.y_map, p.depth, col0, b.y(stage), full);
+      int const pair = static_cast<int>(col0 / 2) + (col0 % 2 != 0 ? p.odd_pairs : 0);
+      tma::copy_box(p.terms_map, 0, pair, shared_at(&b.terms[stage]), full);
+    };
+    if (tid == 0) {
+      for (int i = 0; i < kStages - 1 && w.col_begin + i * kTile < w.col_end; ++i) issue(i, w.col_begin + i * kTile);
+    }
+    Tiles::load(p.x, p.ldx, w.tile.row_end, p.depth, w.tile.row0, b.tiles, typename Tiles::ConsumerRows{}, tid);
+    cudist::detail::cuda::mma::wait_async_copies();
+    Tiles::publish_writes();
+    __syncthreads();  // x's tile is in
+    int stage = 0;
+    unsigned phase = 0;  // of this use of the stage's barriers
+    for (std::int64_t col0 = w.col_begin, t = 0; col0 < w.col_end; col0 += kTile, ++t) {
+      std::int64_t const ahead = col0 + (kStages - 1) * kTile;  // the tile this one's copy brings
+      if (tid == 0 && ahead < w.col_end) {
+        int const next = stage == 0 ? kStages - 1 : stage - 1;  // (t + kStages - 1) % kStages
+        // Its last use was tile t - 1, released in that stage's use (t - 1) / kStages.
+        if (t >= 1) tma::wait(shared_at(&s.empty[next]), next == kStages - 1 ? phase ^ 1u : phase);
+        issue(next, ahead);
+      }
+      tma::wait(shared_at(&s.full[stage]), phase);
+      search_tile(p, w, b.tiles, b.y(stage), b.terms[stage], col0, select, offers, l);
+      __syncwarp();
+      if (l.lane == 0) tma::arrive(shared_at(&s.empty[stage]));
+      select.end_tile();
+      if (t % kPollTiles == kPollTiles - 1 && cudist::detail::cuda::block_interrupted(p.interrupt)) {
+        // The copies in flight (tiles t + 1 .. t + kStages - 1) land before the block ends.
+        if (tid == 0) {
+          for (int i = 1; i < kStages && col0 + i * kTile < w.col_end; ++i) {
+            int const u = (stage + i) % kStages;
+            tma::wait(shared_at(&s.full[u]), u > stage ? phase : phase ^ 1u);
+          }
+        }
+        break;  // the host throws Interrupted after the launch
+      }
+      if (++stage == kStages) stage = 0, phase ^= 1u;
+    }
+  }
+
+  /// Every pair of tile col0 (y's in `ys`, its columns' terms in `terms`) tested against its
+  /// row's bar where the MMA leaves it, and the few that may enter offered.
+  __device__ static void search_tile(Params const& p, WorkItem const& w, unsigned char const* xs,
+                                     unsigned char const* ys, ColumnTerms const& terms, std::int64_t col0,
+                                     Select& select, Offers& offers, Lanes const& l) {
+    namespace mma = cudist::detail::cuda::mma;
+    std::uint32_t valid[2];
+    Tiles::valid_masks(w, col0, l.row, l.q, p.exclude_self, valid);
+#pragma unroll 1
+    for (int half = 0; half < 2; ++half) {
+      int c[kNTiles][4];
+#pragma unroll
+      for (int nt = 0; nt < kNTiles; ++nt) {
+        int4 const start = *reinterpret_cast<int4 const*>(terms.pairs[32 * half + 4 * nt + l.q].start);
+        c[nt][0] = start.x, c[nt][1] = start.y, c[nt][2] = start.z, c[nt][3] = start.w;
+      }
+      Tiles::accumulate(xs, ys, p.depth, l.warp, l.lane, half, c, Product{});
+      // key <= bar  =>  2 acc >= x_sq - bar; `lo` is the least such acc (x_sq - bar > -2^32 fits).
+      int lo[2];
+#pragma unroll
+      for (int sl = 0; sl < 2; ++sl) {
+        long long const m = static_cast<long long>(l.x_sq[sl]) - select.bar(sl, l.local[sl]);
+        lo[sl] = static_cast<int>((m + 1) >> 1);
+      }
+      if (__any_sync(kFullWarp, row_max(c, 0) >= lo[0] || row_max(c, 1) >= lo[1])) {
+        std::uint32_t cand[2] = {0, 0};
+#pragma unroll
+        for (int nt = 0; nt < kNTiles; ++nt)
+#pragma unroll
+          for (int j = 0; j < 2; ++j)
+#pragma unroll
+            for (int sl = 0; sl < 2; ++sl)
+              cand[sl] |= static_cast<std::uint32_t>(c[nt][2 * sl + j] >= lo[sl]) << (2 * nt + j);
+        cand[0] &= valid[0] >> (16 * half);
+        cand[1] &= valid[1] >> (16 * half);
+        offer(select, offers, w, col0 + 64 * half, l.local, l.x_sq, terms.pairs + 32 * half, c, cand);
+      }
+    }
   }
 
   /// The largest accumulator of slot sl's 16 entries, as a tree (independent steps).
@@ -256,7 +326,7 @@ struct ExactByteL2Kernel {
   /// a run-time bit would move the accumulators to local memory (and a per-thread array of the
   /// half's 32 keys costs 32 local stores every time).
   __device__ static void offer(Select& select, Offers& offers, WorkItem const& w, std::int64_t col0,
-                               int const (&local)[2], std::uint32_t const (&x_sq)[2], std::uint32_t const* y_sq,
+                               int const (&local)[2], std::uint32_t const (&x_sq)[2], ColumnPair const* pairs,
                                int const (&c)[kNTiles][4], std::uint32_t (&cand)[2]) {
     int const q = static_cast<int>(threadIdx.x) % 4;
     while (__any_sync(kFullWarp, (cand[0] | cand[1]) != 0)) {
@@ -276,7 +346,7 @@ struct ExactByteL2Kernel {
         }
         // A candidate's key may exceed the bar by one (its column's odd square); the consumer's
         // offer compares exactly.
-        std::uint32_t const key = (sl == 0 ? x_sq[0] : x_sq[1]) + (y_sq[8 * (b / 2) + 2 * q + b % 2] & 1u) -
+        std::uint32_t const key = (sl == 0 ? x_sq[0] : x_sq[1]) + (pairs[4 * (b / 2) + q].y_sq[b % 2] & 1u) -
                                   2u * static_cast<std::uint32_t>(acc);
         e = Traits::entry(key, static_cast<std::uint32_t>(Tiles::column(col0, b, q) - w.tile.y_begin));
       }

@@ -7,23 +7,27 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "core/cuda/interrupt_word.cuh"
 #include "core/cuda/tensor_map.hpp"
+#include "neighbors/detail/cuda/column_terms.cuh"
 #include "neighbors/detail/cuda/fused_launch.hpp"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
 #include "neighbors/detail/cuda/launch.cuh"
 #include "neighbors/detail/cuda/nearest_kernels.cuh"
+#include "neighbors/detail/cuda/workspace.cuh"
 
 namespace cudist::neighbors::detail::cuda {
 
 /// f's chunks of f.problem (its norms: the rows' sums of squares) by Kernel, each chunk's best a.k
-/// entries per row into a.partial.
+/// entries per row into a.partial. False, launching nothing, where Kernel copies by TMA and the
+/// tensor maps cannot be made (an old driver, 2^31 rows or more).
 template <class Kernel>
-void launch_exact_u8_l2(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
+bool launch_exact_u8_l2(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
   SelectProblem const& sp = *f.problem;
   auto const select = Kernel::Select::from(a, sp.rank);
-  if (!select || f.blocks == 0) return;
+  if (!select || f.blocks == 0) return true;
   auto const& pw = sp.pairwise;
   typename Kernel::Params p{};
   p.x = static_cast<unsigned char const*>(pw.x.data);
@@ -38,12 +42,23 @@ void launch_exact_u8_l2(FusedLaunch const& f, SelectArgs const& a, cudaStream_t 
   p.select = *select;
   p.interrupt = cudist::detail::cuda::interrupt_poll();
   p.chain.finished = f.finished_chunks;
-  if constexpr (Kernel::Tiles::kByTma) {  // the tensor map's row coordinates are 32-bit
-    p.y_by_tma = pw.y.rows < (std::int64_t{1} << 31) &&
-                 cudist::detail::cuda::encode_byte_rows_map(p.y_map, p.y, pw.y.rows, p.depth, p.ldy);
+  std::optional<Array> terms;  // freed in stream order after the launch
+  if constexpr (Kernel::Tiles::kByTma) {
+    std::int64_t const n = pw.y.rows, h = ColumnTermsKernel::first_odd_row(n);
+    if (n >= (std::int64_t{1} << 31)) return false;  // the maps' coordinates are 32-bit
+    terms = device_bytes(static_cast<std::size_t>(2 * h) * sizeof(ColumnPair), stream);
+    auto* pairs = static_cast<ColumnPair*>(terms->data());
+    constexpr int kWords = sizeof(ColumnPair) / 4;
+    bool const mapped = cudist::detail::cuda::encode_byte_rows_map(p.y_map, p.y, n, p.depth, p.ldy) &&
+                        cudist::detail::cuda::encode_word_rows_map(p.terms_map, pairs, kWords, 2 * h,
+                                                                   ColumnTerms::kPairs);
+    if (!mapped) return false;
+    p.odd_pairs = static_cast<int>(h);
+    launch<ColumnTermsKernel>(2 * h, ColumnTermsKernel::kThreads, {p.y_sq, n, h, pairs}, stream);
   }
   launch_with_smem(fused_select_kernel<Kernel>, f.blocks, Kernel::kThreads, Kernel::smem_bytes(*select, p.depth), p,
                    stream);
+  return true;
 }
 
 /// One contraction's kernels: U8KernelT for uint8 rows, S8KernelT for int8 (the same blocks and
@@ -58,10 +73,10 @@ struct ByteSearchKernels {
     return signed_bytes ? S8::runs_here(k, bytes) : U8::runs_here(k, bytes);
   }
   static std::size_t smem(std::int64_t k, int bytes) { return U8::smem(k, bytes); }
-  static void run(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
-    auto const launch = [&](auto kernel) { launch_exact_u8_l2<decltype(kernel)>(f, a, stream); };
-    if (f.problem->pairwise.op.signed_bytes) return S8::with(a.k, launch);
-    U8::with(a.k, launch);
+  /// False where the launch could not be made (launch_exact_u8_l2).
+  static bool run(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
+    auto const launch = [&](auto kernel) { return launch_exact_u8_l2<decltype(kernel)>(f, a, stream); };
+    return f.problem->pairwise.op.signed_bytes ? S8::with(a.k, launch) : U8::with(a.k, launch);
   }
 };
 

@@ -19,12 +19,13 @@ namespace cudist::neighbors::detail::cuda {
 bool exact_u8_l2_wgmma_runs(std::int64_t k, int bytes, bool signed_bytes);
 /// Its block's shared memory.
 std::size_t exact_u8_l2_wgmma_smem(std::int64_t k, int bytes);
-/// Its launch (exact_u8_l2_launch.cuh).
-void run_exact_u8_l2_wgmma(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream);
+/// Its launch (exact_u8_l2_launch.cuh); false, launching nothing, where its tensor maps cannot be
+/// made.
+bool run_exact_u8_l2_wgmma(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream);
 #else
 inline bool exact_u8_l2_wgmma_runs(std::int64_t, int, bool) { return false; }
 inline std::size_t exact_u8_l2_wgmma_smem(std::int64_t, int) { return 0; }
-inline void run_exact_u8_l2_wgmma(FusedLaunch const&, SelectArgs const&, cudaStream_t) {}
+inline bool run_exact_u8_l2_wgmma(FusedLaunch const&, SelectArgs const&, cudaStream_t) { return false; }
 #endif
 
 }  // namespace cudist::neighbors::detail::cuda

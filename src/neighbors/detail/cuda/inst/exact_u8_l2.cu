@@ -53,8 +53,8 @@ void run_exact_u8_l2(FusedLaunch const& f, SelectArgs const& a, cudaStream_t str
   }
   bool const signed_bytes = f.problem->pairwise.op.signed_bytes;
   int const bytes = static_cast<int>(f.problem->pairwise.x.cols * 4);
-  if (exact_u8_l2_wgmma_runs(a.k, bytes, signed_bytes)) return run_exact_u8_l2_wgmma(f, a, stream);
-  Kernels::run(f, a, stream);
+  if (exact_u8_l2_wgmma_runs(a.k, bytes, signed_bytes) && run_exact_u8_l2_wgmma(f, a, stream)) return;
+  Kernels::run(f, a, stream);  // where wgmma's tensor maps cannot be made, too
 }
 
 }  // namespace cudist::neighbors::detail::cuda

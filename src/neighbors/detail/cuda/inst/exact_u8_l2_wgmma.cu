@@ -21,8 +21,8 @@ bool exact_u8_l2_wgmma_runs(std::int64_t k, int bytes, bool signed_bytes) {
 
 std::size_t exact_u8_l2_wgmma_smem(std::int64_t k, int bytes) { return Kernels::smem(k, bytes); }
 
-void run_exact_u8_l2_wgmma(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
-  Kernels::run(f, a, stream);
+bool run_exact_u8_l2_wgmma(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
+  return Kernels::run(f, a, stream);
 }
 
 }  // namespace cudist::neighbors::detail::cuda
