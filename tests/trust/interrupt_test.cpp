@@ -42,15 +42,16 @@ View top_rows(View v, std::int64_t n) {
   return v;
 }
 
-/// (rows, cols) on the device: a seeded random block repeated down the rows (big inputs without
-/// generating every value on the host).
-Array repeated_on_device(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
+/// (rows, cols) on the device: a seeded random block (float32 in [-1, 1], or uint8) repeated down
+/// the rows (big inputs without generating every value on the host).
+Array repeated_on_device(std::int64_t rows, std::int64_t cols, std::uint64_t seed, DType dtype = DType::kFloat32) {
   std::int64_t const block = std::min<std::int64_t>(rows, 1 << 14);
-  Array const host = random_reals(block, cols, DType::kFloat32, -1, 1, seed).array;
-  Array a = Array::allocate(rows, cols, DType::kFloat32, backend_device());
+  Array const host = dtype == DType::kUInt8 ? random_integers(block, cols, dtype, 0, 255, seed).array
+                                            : random_reals(block, cols, DType::kFloat32, -1, 1, seed).array;
+  Array a = Array::allocate(rows, cols, host.dtype(), backend_device());
   for (std::int64_t r0 = 0; r0 < rows; r0 += block) {
     MatrixView to = top_rows(a.view(), std::min(block, rows - r0));
-    to.data = a.data_as<float>() + r0 * cols;
+    to.data = static_cast<unsigned char*>(a.data()) + r0 * cols * size_of(a.dtype());
     copy(top_rows(host.view(), to.rows), to);
   }
   return a;
@@ -65,8 +66,8 @@ TEST(Interrupt, ARequestFromAnotherThreadStopsALongCpuCall) {
   EXPECT_LT(seconds_to_stop([&] { knn(backend_resources(), x, x, 5, Metric::kEuclidean); }), 1.0);
 }
 
-/// Stops `call` (a knn into host vectors over x's rows) within a second, and checks that the
-/// library then gives `small`'s answer again after clear_interrupt().
+/// Stops `call` (a knn over x's rows into host memory, which waits for it) within a second, and
+/// checks that the library then gives `small`'s answer again after clear_interrupt().
 void expect_stopped_and_working(std::function<void()> const& call, std::function<KnnResult()> const& small) {
   KnnResult const before = small();
   EXPECT_LT(seconds_to_stop(call), 1.0);
@@ -103,6 +104,23 @@ TEST(Interrupt, ARequestStopsAHugeTensorCoreKnnWithinASecond) {
   expect_stopped_and_working(
       [&] { knn(backend_resources(), x, y, 1, Metric::kEuclidean, view(d.data(), m, 1), view(i.data(), m, 1)); },
       [&] { return knn(backend_resources(), top_rows(x.view(), 300), top_rows(y.view(), 5000), 3, Metric::kEuclidean); });
+}
+
+// The byte rows' tensor-core search (exact_u8_l2_kernel.cuh) stops too; on Hopper without a block
+// barrier: the thread that issues y's copies polls and ends the block two tiles on. 256 K uint8
+// queries x 8 M rows of 128 bytes, k = 10: ~2e12 pairs, more than a second on an H200.
+TEST(Interrupt, ARequestStopsAHugeByteSearchWithinASecond) {
+  CUDIST_REQUIRE_BACKEND();
+  if (!backend_device().is_cuda()) GTEST_SKIP() << "a GPU kernel";
+  ClearedInterrupt const cleared;
+  std::int64_t const m = 1 << 18;
+  Array const x = repeated_on_device(m, 128, 45, DType::kUInt8);
+  Array const y = repeated_on_device(8 << 20, 128, 46, DType::kUInt8);
+  Array d = Array::allocate(m, 10, distance_output_dtype(DType::kUInt8), Device::cpu());
+  Array i = Array::allocate(m, 10, DType::kInt64, Device::cpu());
+  expect_stopped_and_working(
+      [&] { knn(backend_resources(), x, y, 10, Metric::kSqEuclidean, d.view(), i.view()); },
+      [&] { return knn(backend_resources(), top_rows(x.view(), 300), top_rows(y.view(), 5000), 10, Metric::kSqEuclidean); });
 }
 
 // One launch of the pairwise kernel, minkowski p = 3 (a pow per term) over depth 4096 into host

@@ -73,14 +73,28 @@ __device__ __forceinline__ void fence() {
 #endif
 }
 
-/// Closes the issued wgmmas into a group and waits for every group of this warpgroup.
-__device__ __forceinline__ void commit_and_wait_all() {
+/// Closes the issued wgmmas into a group.
+__device__ __forceinline__ void commit() {
 #if CUDIST_WGMMA_HERE
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#else
+  __trap();
+#endif
+}
+
+/// Waits for every group of this warpgroup.
+__device__ __forceinline__ void wait_all() {
+#if CUDIST_WGMMA_HERE
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 #else
   __trap();
 #endif
+}
+
+/// Closes the issued wgmmas into a group and waits for every group of this warpgroup.
+__device__ __forceinline__ void commit_and_wait_all() {
+  commit();
+  wait_all();
 }
 
 /// c += A B for the warpgroup's 64 rows of A and 64 columns of B (one 32-byte K step of bytes,

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/detail/host_device.hpp"
 #include "distance/detail/cuda/mma_column_tiles.cuh"
@@ -71,26 +72,36 @@ struct WgmmaColumnTiles : MmaColumnTiles<kThreads> {
     }
   }
 
-  /// c += the warp's 16 rows x columns 64 half .. 64 half + 63 (Base::contract's layout); the
-  /// warpgroup's four warps call together.
-  template <bool kSigned>
-  __device__ static void accumulate(unsigned char const* xs, unsigned char const* ys, int data_bytes, int warp,
-                                    int /*lane*/, int half, int (&c)[kNTiles][4], mma::MmaBytes<kSigned>) {
+  /// f(std::integral_constant<int, steps>{}) for rows of data_bytes (16..256 bytes: 1..8 32-byte
+  /// steps), so that a kernel chooses its contraction's straight-line code once.
+  template <class F>
+  __device__ static void with_steps(int data_bytes, F&& f) {
+    switch (Base::step_bytes(data_bytes) / 32) {
+      case 1: return f(std::integral_constant<int, 1>{});
+      case 2: return f(std::integral_constant<int, 2>{});
+      case 3: return f(std::integral_constant<int, 3>{});
+      case 4: return f(std::integral_constant<int, 4>{});
+      case 5: return f(std::integral_constant<int, 5>{});
+      case 6: return f(std::integral_constant<int, 6>{});
+      case 7: return f(std::integral_constant<int, 7>{});
+      default: return f(std::integral_constant<int, 8>{});
+    }
+  }
+
+  /// c += the warp's 16 rows x columns 64 half .. 64 half + 63 (Base::contract's layout) for rows
+  /// of kSteps 32-byte steps (with_steps), issued as one group by the warpgroup's four warps
+  /// together; c is the tensor cores' until wait_accumulated(c). Straight-line wgmmas: in a loop
+  /// ptxas fenced them again after each branch (its C7519 note).
+  template <int kSteps, bool kSigned>
+  __device__ static void issue_accumulate(unsigned char const* xs, unsigned char const* ys, int warp, int half,
+                                          int (&c)[kNTiles][4], mma::MmaBytes<kSigned>) {
     std::uint32_t const a = x_operand(xs, warp), b = y_operand(ys, half);
     wgmma::pin(c);
-    // Straight-line wgmmas, one run per step count (rows of 16..256 bytes: 1..8 steps): in a loop
-    // ptxas fenced the wgmmas again after each branch (its C7519 note).
-    switch (Base::step_bytes(data_bytes) / 32) {
-      case 1: steps<1, kSigned>(c, a, b); break;
-      case 2: steps<2, kSigned>(c, a, b); break;
-      case 3: steps<3, kSigned>(c, a, b); break;
-      case 4: steps<4, kSigned>(c, a, b); break;
-      case 5: steps<5, kSigned>(c, a, b); break;
-      case 6: steps<6, kSigned>(c, a, b); break;
-      case 7: steps<7, kSigned>(c, a, b); break;
-      default: steps<8, kSigned>(c, a, b); break;
-    }
-    wgmma::commit_and_wait_all();
+    steps<kSteps, kSigned>(c, a, b);
+    wgmma::commit();
+  }
+  __device__ static void wait_accumulated(int (&c)[kNTiles][4]) {
+    wgmma::wait_all();
     wgmma::pin(c);
   }
 

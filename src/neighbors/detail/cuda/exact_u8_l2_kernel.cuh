@@ -98,8 +98,10 @@ struct ExactByteL2Kernel {
     typename Select::SharedStorage select;
     WorkItem work;
     int earlier;  // the chunk of the same row tile whose answers this one starts from, or -1
-    // By TMA: each stage's mbarriers, of its copies (their bytes) and of its release (the 8 warps).
+    // By TMA: each stage's mbarriers, of its copies (their bytes) and of its release (the 8 warps),
+    // and the tile at which an interrupt stops the block (run_pipelined; -1: none).
     alignas(8) std::uint64_t full[kStages], empty[kStages];
+    std::int64_t stop_tile;
     typename Offers::Storage offers;
   };
 
@@ -141,6 +143,7 @@ struct ExactByteL2Kernel {
       s.work = p.grid.item(block);
       s.earlier = Select::kTakesEarlierAnswers ? p.chain.last_finished(s.work.row_tile) : -1;
       if constexpr (Tiles::kByTma) {
+        s.stop_tile = -1;
         for (int i = 0; i < kStages; ++i) {
           cudist::detail::cuda::tma::init(shared_at(&s.full[i]));
           cudist::detail::cuda::tma::init(shared_at(&s.empty[i]), kThreads / 32);
@@ -162,7 +165,9 @@ struct ExactByteL2Kernel {
     Offers offers(s.offers, l.warp, l.lane);
     if (w.col_begin < w.col_end) {
       if constexpr (Tiles::kByTma) {
-        run_pipelined(p, s, w, b, select, offers, l, tid);
+        Tiles::with_steps(p.depth, [&](auto steps) {
+          run_pipelined<decltype(steps)::value>(p, s, w, b, select, offers, l, tid);
+        });
       } else {
         run_double_buffered(p, w, b, select, offers, l, tid);
       }
@@ -187,7 +192,7 @@ struct ExactByteL2Kernel {
       __syncthreads();  // this tile is in; every warp is done with the other buffer
       bool const more = col0 + kTile < w.col_end;
       std::uint32_t const next_sq = more ? load_columns(p, w, col0 + kTile, b.y(buf ^ 1), tid) : 0u;
-      search_tile(p, w, b.tiles, b.y(buf), b.terms[buf], col0, select, offers, l);
+      search_tile<0>(p, w, b.tiles, b.y(buf), b.terms[buf], col0, select, offers, l);
       if (more) store_squares(b.terms[buf ^ 1], tid, next_sq);  // read after the next barrier
       select.end_tile();
       if (tiles_done % kPollTiles == kPollTiles - 1 && cudist::detail::cuda::block_interrupted(p.interrupt)) {
@@ -219,7 +224,10 @@ struct ExactByteL2Kernel {
   /// an mbarrier that counts its copies' bytes (full) and one its 8 warps arrive on once done with
   /// it (empty), which the stage's next copy waits for; so no block barrier runs between tiles,
   /// and a warp whose offers compact a row buffer holds up only the copy two tiles on, not every
-  /// other warp (the tile barrier was 12-16% of K3's stall samples: ncu runs 129, 133).
+  /// other warp (the tile barrier was 12-16% of K3's stall samples: ncu runs 129, 133). Rows of
+  /// kSteps 32-byte steps: the contraction's straight-line code chosen once per block, not per
+  /// half (that choice was ~9% of K3's stall samples: ncu run 155).
+  template <int kSteps>
   __device__ static void run_pipelined(Params const& p, SharedStorage& s, WorkItem const& w, Buffers const& b,
                                        Select& select, Offers& offers, Lanes const& l, int tid) {
     namespace tma = cudist::detail::cuda::tma;
@@ -241,33 +249,33 @@ struct ExactByteL2Kernel {
     unsigned phase = 0;  // of this use of the stage's barriers
     for (std::int64_t col0 = w.col_begin, t = 0; col0 < w.col_end; col0 += kTile, ++t) {
       std::int64_t const ahead = col0 + (kStages - 1) * kTile;  // the tile this one's copy brings
-      if (tid == 0 && ahead < w.col_end) {
+      if (tid == 0 && ahead < w.col_end && s.stop_tile < 0) {
         int const next = stage == 0 ? kStages - 1 : stage - 1;  // (t + kStages - 1) % kStages
         // Its last use was tile t - 1, released in that stage's use (t - 1) / kStages.
         if (t >= 1) tma::wait(shared_at(&s.empty[next]), next == kStages - 1 ? phase ^ 1u : phase);
-        issue(next, ahead);
+        // An interrupt: that tile comes without its copy, and every warp stops there (no copy is
+        // then in flight). Polled by this thread alone, so no block barrier.
+        if (t % kPollTiles == 0 && cudist::detail::cuda::interrupt_seen(p.interrupt)) {
+          s.stop_tile = t + kStages - 1;
+          tma::arrive(shared_at(&s.full[next]));  // releases the store to the waiting warps
+        } else {
+          issue(next, ahead);
+        }
       }
       tma::wait(shared_at(&s.full[stage]), phase);
-      search_tile(p, w, b.tiles, b.y(stage), b.terms[stage], col0, select, offers, l);
+      if (s.stop_tile == t) break;  // the host throws Interrupted after the launch
+      search_tile<kSteps>(p, w, b.tiles, b.y(stage), b.terms[stage], col0, select, offers, l);
       __syncwarp();
       if (l.lane == 0) tma::arrive(shared_at(&s.empty[stage]));
       select.end_tile();
-      if (t % kPollTiles == kPollTiles - 1 && cudist::detail::cuda::block_interrupted(p.interrupt)) {
-        // The copies in flight (tiles t + 1 .. t + kStages - 1) land before the block ends.
-        if (tid == 0) {
-          for (int i = 1; i < kStages && col0 + i * kTile < w.col_end; ++i) {
-            int const u = (stage + i) % kStages;
-            tma::wait(shared_at(&s.full[u]), u > stage ? phase : phase ^ 1u);
-          }
-        }
-        break;  // the host throws Interrupted after the launch
-      }
       if (++stage == kStages) stage = 0, phase ^= 1u;
     }
   }
 
   /// Every pair of tile col0 (y's in `ys`, its columns' terms in `terms`) tested against its
-  /// row's bar where the MMA leaves it, and the few that may enter offered.
+  /// row's bar where the MMA leaves it, and the few that may enter offered. kSteps: the rows' 32-byte
+  /// steps, known at compile time (wgmma: the bars are read while the MMAs run), or 0.
+  template <int kSteps>
   __device__ static void search_tile(Params const& p, WorkItem const& w, unsigned char const* xs,
                                      unsigned char const* ys, ColumnTerms const& terms, std::int64_t col0,
                                      Select& select, Offers& offers, Lanes const& l) {
@@ -282,7 +290,11 @@ struct ExactByteL2Kernel {
         int4 const start = *reinterpret_cast<int4 const*>(terms.pairs[32 * half + 4 * nt + l.q].start);
         c[nt][0] = start.x, c[nt][1] = start.y, c[nt][2] = start.z, c[nt][3] = start.w;
       }
-      Tiles::accumulate(xs, ys, p.depth, l.warp, l.lane, half, c, Product{});
+      if constexpr (kSteps > 0) {
+        Tiles::template issue_accumulate<kSteps>(xs, ys, l.warp, half, c, Product{});
+      } else {
+        Tiles::accumulate(xs, ys, p.depth, l.warp, l.lane, half, c, Product{});
+      }
       // key <= bar  =>  2 acc >= x_sq - bar; `lo` is the least such acc (x_sq - bar > -2^32 fits).
       int lo[2];
 #pragma unroll
@@ -290,6 +302,7 @@ struct ExactByteL2Kernel {
         long long const m = static_cast<long long>(l.x_sq[sl]) - select.bar(sl, l.local[sl]);
         lo[sl] = static_cast<int>((m + 1) >> 1);
       }
+      if constexpr (kSteps > 0) Tiles::wait_accumulated(c);
       if (__any_sync(kFullWarp, row_max(c, 0) >= lo[0] || row_max(c, 1) >= lo[1])) {
         std::uint32_t cand[2] = {0, 0};
 #pragma unroll
