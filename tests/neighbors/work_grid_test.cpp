@@ -86,11 +86,16 @@ TEST(WorkGrid, BatchesTakeEachTilesOwnColumns) {
 TEST(WorkGrid, ChunkCountsFillTheWavesTheSearchAsksFor) {
   // (row tiles, column tiles, slots) of the benchmark cases on 132 SMs, the counts measured on an
   // H200 (docs/tuning.md): no least number of blocks gives the plain split; a chained search asks
-  // for four waves of blocks, which it gets where 32 chunks can give them.
+  // for four waves of blocks, which it gets where 32 chunks can give them; the chained byte search
+  // takes blocks of at most 128 column tiles and nine waves at least.
   EXPECT_EQ(choose_chunks(79, 782, 132), 5);                // K2
   EXPECT_EQ(choose_chunks(79, 782, 132, 4 * 132), 10);      // K2, chained: 790 blocks, 6 waves
   EXPECT_EQ(choose_chunks(79, 1563, 264, 4 * 264), 20);     // K3i, chained
-  EXPECT_EQ(choose_chunks(1241, 1241, 264, 4 * 264), 17);   // K3: its row tiles fill the waves alone
+  EXPECT_EQ(choose_chunks(1241, 1241, 264, 4 * 264), 17);   // K3 by the float32 search's rule
+  EXPECT_EQ(byte_search_chunks(1241, 1241, 264), 10);       // K3: blocks of 125 tiles, 47 waves
+  EXPECT_EQ(byte_search_chunks(79, 1563, 264), 31);         // K3i: 9 waves of 51-tile blocks
+  EXPECT_EQ(byte_search_chunks(32, 157, 264), 32);          // SIFT matching's shape: the most chunks
+  EXPECT_EQ(byte_search_chunks(1, 1, 264), 1);              // one tile
   EXPECT_EQ(choose_chunks(32, 157, 264), 8);                // K1 (best two: no chain)
   EXPECT_EQ(choose_chunks(32, 157, 264, balance_blocks(32, 157, 264)), 8);     // K1: short blocks already
   EXPECT_EQ(choose_chunks(79, 7813, 264), 10);                                 // K5 unbalanced: 782 tiles a block

@@ -82,8 +82,12 @@ struct GridPlan {
   std::optional<Array> table;  // a batch's row tiles, on the device
 };
 
-/// `chained`: the search's chunks start from earlier chunks' answers (choose_chunks' min_blocks).
-GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, bool chained, cudaStream_t stream) {
+/// How a search splits its columns into chunks: unchained (balance_blocks), chained (each chunk
+/// starts from an earlier chunk's answers: four waves at least), or the byte search, chained
+/// (byte_search_chunks).
+enum class ChunkRule { kUnchained, kChained, kChainedBytes };
+
+GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, ChunkRule rule, cudaStream_t stream) {
   constexpr int kRows = WorkGrid::kTileRows;
   std::int64_t const slots =
       static_cast<std::int64_t>(cudist::detail::cuda::multiprocessors()) * (block_smem <= kTwoBlocksSmem ? 2 : 1);
@@ -101,8 +105,13 @@ GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, bool chained,
     }
   }
   g.grid.row_tiles = row_tiles;
-  g.grid.chunks =
-      choose_chunks(row_tiles, col_tiles, slots, chained ? 4 * slots : balance_blocks(row_tiles, col_tiles, slots));
+  switch (rule) {
+    case ChunkRule::kUnchained:
+      g.grid.chunks = choose_chunks(row_tiles, col_tiles, slots, balance_blocks(row_tiles, col_tiles, slots));
+      break;
+    case ChunkRule::kChained: g.grid.chunks = choose_chunks(row_tiles, col_tiles, slots, 4 * slots); break;
+    case ChunkRule::kChainedBytes: g.grid.chunks = byte_search_chunks(row_tiles, col_tiles, slots); break;
+  }
   g.blocks = row_tiles * g.grid.chunks;
   CUDIST_EXPECTS(g.blocks <= std::numeric_limits<int>::max(), "neighbours: " << row_tiles << " row tiles are beyond one launch");
   g.grid.single = RowTile{0, p.m(), 0, 0, p.n()};
@@ -191,7 +200,8 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
                            : bounded ? bounded_search_smem(p, k)
                                      : fused_knn_smem(p, k);
   bool const chained = (exact_u8 || bounded) && !two_best;  // top-k chunks start from earlier chunks' answers
-  GridPlan const g = plan_grid(p, smem, chained, stream);
+  ChunkRule const rule = !chained ? ChunkRule::kUnchained : exact_u8 ? ChunkRule::kChainedBytes : ChunkRule::kChained;
+  GridPlan const g = plan_grid(p, smem, rule, stream);
   Array partial = device_bytes(static_cast<std::size_t>(p.m() * g.grid.chunks * k) * entry, stream);
   a.partial = partial.data();
   a.chunks = g.grid.chunks;
@@ -407,7 +417,7 @@ RadiusResult radius(SelectProblem const& p, double r, void* stream_handle) {
   std::int64_t const m = p.m();
   std::vector<Array> keep;
   SelectProblem const q = fused_form(p, keep, stream);
-  GridPlan const g = plan_grid(q, kEngineSmem, false, stream);
+  GridPlan const g = plan_grid(q, kEngineSmem, ChunkRule::kUnchained, stream);
   std::int64_t const slots = m * g.grid.chunks;  // (row, chunk) counts, then one for the total
 
   Array counts = device_array(1, slots + 1, DType::kInt64, stream);

@@ -71,13 +71,28 @@ inline int choose_chunks(std::int64_t row_tiles, std::int64_t col_tiles, std::in
 /// an SM, the busiest SM's active cycles 84% above the least busy one's; H200 run 148), and blocks
 /// of a few hundred tiles let the faster SMs take more of them: K5 7.77 -> 6.18 ms at 30 chunks,
 /// same run (20: 6.47, 32: 6.43). Where the row tiles alone make that many waves they balance
-/// the SMs already. Chained searches keep their four waves (K2: 3.72 ms at 10 and 20 chunks, 3.87
-/// at 30, 3.91 at 32), and K1's blocks are short (20 tiles; 16 chunks made K1s 4% slower).
+/// the SMs already. Chained float32 searches keep their four waves (K2: 3.72 ms at 10 and 20
+/// chunks, 3.87 at 30, 3.91 at 32), the byte search has its own rule (byte_search_chunks), and
+/// K1's blocks are short (20 tiles; 16 chunks made K1s 4% slower).
 constexpr std::int64_t kMaxBlockTiles = 300;
 constexpr std::int64_t kBalanceWaves = 9;
 inline std::int64_t balance_blocks(std::int64_t row_tiles, std::int64_t col_tiles, std::int64_t slots) {
   std::int64_t const short_blocks = row_tiles * ((col_tiles + kMaxBlockTiles - 1) / kMaxBlockTiles);
   return std::min(short_blocks, kBalanceWaves * slots);
+}
+
+/// The chunks of the byte search with chained chunks (exact_u8_l2_kernel.cuh): blocks of at most
+/// kByteBlockTiles column tiles, and at least kBalanceWaves waves of them. Its chunks start from
+/// exact answers at little cost, so choose_chunks' many short blocks only add each block's fixed
+/// work (x's tile, the earlier answers, the final sort and write), while few long ones leave SMs
+/// idle at the end: K3 (1241 row and column tiles) 16.7 ms at choose_chunks' 17 chunks, 16.0-16.4
+/// at 6-12, 16.6 at 4; K3i (79 row tiles) 2.04 ms at its 20, 1.95 at 30 (H200 runs 159-160).
+constexpr std::int64_t kByteBlockTiles = 128;
+inline int byte_search_chunks(std::int64_t row_tiles, std::int64_t col_tiles, std::int64_t slots) {
+  std::int64_t const most = std::min<std::int64_t>(kMaxChunks, std::max<std::int64_t>(col_tiles, 1));
+  std::int64_t const short_blocks = (col_tiles + kByteBlockTiles - 1) / kByteBlockTiles;
+  std::int64_t const balanced = (kBalanceWaves * slots + row_tiles - 1) / std::max<std::int64_t>(row_tiles, 1);
+  return static_cast<int>(std::clamp<std::int64_t>(std::max(short_blocks, balanced), 1, most));
 }
 
 }  // namespace cudist::neighbors::detail::cuda
