@@ -97,17 +97,16 @@ __device__ __forceinline__ void commit_and_wait_all() {
   wait_all();
 }
 
-/// c += A B for the warpgroup's 64 rows of A and 64 columns of B (one 32-byte K step of bytes,
-/// int8 x int8 when kSigned, else uint8 x uint8, int32 accumulation: exact). c[i] holds, for
-/// the thread's lane l of warp w in the group, rows 16 w + l / 4 and 16 w + l / 4 + 8 and
-/// columns 8 i + 2 (l % 4) + {0, 1}: mma.sync m16n8's layout, tiled.
-template <bool kSigned>
-__device__ __forceinline__ void mma_bytes_m64n64(int (&c)[8][4], std::uint64_t a, std::uint64_t b) {
+/// c += A B for the warpgroup's 64 rows of A and 64 columns of B, one 32-byte K step of `shape`'s
+/// integer MMA (int32 accumulation: exact): "m64n64k32.s32.u8.u8" or ".s8.s8" (bytes), or
+/// "m64n64k256.s32.b1.b1.and.popc" (bits: the popcount of A AND B). c[i] holds, for the thread's
+/// lane l of warp w in the group, rows 16 w + l / 4 and 16 w + l / 4 + 8 and columns
+/// 8 i + 2 (l % 4) + {0, 1}: mma.sync m16n8's layout, tiled.
 #if CUDIST_WGMMA_HERE
-#define CUDIST_WGMMA_BYTES(type)                                                                              \
+#define CUDIST_WGMMA_INT(shape, c, a, b)                                                                      \
   asm volatile(                                                                                               \
       "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"                                                            \
-      "wgmma.mma_async.sync.aligned.m64n64k32.s32." type "." type                                             \
+      "wgmma.mma_async.sync.aligned." shape                                                                   \
       " {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27," \
       "%28,%29,%30,%31}, %32, %33, p;\n}\n"                                                                   \
       : "+r"(c[0][0]), "+r"(c[0][1]), "+r"(c[0][2]), "+r"(c[0][3]), "+r"(c[1][0]), "+r"(c[1][1]),             \
@@ -117,16 +116,34 @@ __device__ __forceinline__ void mma_bytes_m64n64(int (&c)[8][4], std::uint64_t a
         "+r"(c[6][0]), "+r"(c[6][1]), "+r"(c[6][2]), "+r"(c[6][3]), "+r"(c[7][0]), "+r"(c[7][1]),             \
         "+r"(c[7][2]), "+r"(c[7][3])                                                                          \
       : "l"(a), "l"(b), "r"(1))
+#endif
+
+/// Bytes: int8 x int8 when kSigned, else uint8 x uint8.
+template <bool kSigned>
+__device__ __forceinline__ void mma_bytes_m64n64(int (&c)[8][4], std::uint64_t a, std::uint64_t b) {
+#if CUDIST_WGMMA_HERE
   if constexpr (kSigned) {
-    CUDIST_WGMMA_BYTES("s8");
+    CUDIST_WGMMA_INT("m64n64k32.s32.s8.s8", c, a, b);
   } else {
-    CUDIST_WGMMA_BYTES("u8");
+    CUDIST_WGMMA_INT("m64n64k32.s32.u8.u8", c, a, b);
   }
-#undef CUDIST_WGMMA_BYTES
 #else
   __trap();
 #endif
 }
+
+/// Bits: 256 of K a step, the count of the bits set in both rows.
+__device__ __forceinline__ void mma_bits_and_m64n64(int (&c)[8][4], std::uint64_t a, std::uint64_t b) {
+#if CUDIST_WGMMA_HERE
+  CUDIST_WGMMA_INT("m64n64k256.s32.b1.b1.and.popc", c, a, b);
+#else
+  __trap();
+#endif
+}
+
+#if CUDIST_WGMMA_HERE
+#undef CUDIST_WGMMA_INT
+#endif
 
 /// c += A B (kFirst: c = A B, c's old values unread) for the warpgroup's 64 rows of A and 64
 /// columns of B: one 32-byte K step of float16 (16 values), float32 accumulation, both operands

@@ -92,12 +92,17 @@ struct WgmmaColumnTiles : MmaColumnTiles<kThreads> {
   /// of kSteps 32-byte steps (with_steps), issued as one group by the warpgroup's four warps
   /// together; c is the tensor cores' until wait_accumulated(c). Straight-line wgmmas: in a loop
   /// ptxas fenced them again after each branch (its C7519 note).
-  template <int kSteps, bool kSigned>
+  template <int kSteps, class Product>
   __device__ static void issue_accumulate(unsigned char const* xs, unsigned char const* ys, int warp, int half,
-                                          int (&c)[kNTiles][4], mma::MmaBytes<kSigned>) {
+                                          int (&c)[kNTiles][4], Product product) {
     std::uint32_t const a = x_operand(xs, warp), b = y_operand(ys, half);
     wgmma::pin(c);
-    steps<kSteps, kSigned>(c, a, b);
+    wgmma::fence();
+#pragma unroll
+    for (int k = 0; k < kSteps; ++k) {
+      std::uint32_t const at = ((k / 4) * kBlockBytes + (k % 4) * 32) >> 4;
+      step(c, wgmma::descriptor(a + at), wgmma::descriptor(b + at), product);
+    }
     wgmma::commit();
   }
   __device__ static void wait_accumulated(int (&c)[kNTiles][4]) {
@@ -155,15 +160,13 @@ struct WgmmaColumnTiles : MmaColumnTiles<kThreads> {
     }
   }
 
-  /// kSteps 32-byte steps of K from the operands' descriptors' low words a and b.
-  template <int kSteps, bool kSigned>
-  __device__ static void steps(int (&c)[kNTiles][4], std::uint32_t a, std::uint32_t b) {
-    wgmma::fence();
-#pragma unroll
-    for (int k = 0; k < kSteps; ++k) {
-      std::uint32_t const at = ((k / 4) * kBlockBytes + (k % 4) * 32) >> 4;
-      wgmma::mma_bytes_m64n64<kSigned>(c, wgmma::descriptor(a + at), wgmma::descriptor(b + at));
-    }
+  /// One 32-byte step of K by the product's wgmma: bytes, or bits (AND + popcount).
+  template <bool kSigned>
+  __device__ static void step(int (&c)[kNTiles][4], std::uint64_t a, std::uint64_t b, mma::MmaBytes<kSigned>) {
+    wgmma::mma_bytes_m64n64<kSigned>(c, a, b);
+  }
+  __device__ static void step(int (&c)[kNTiles][4], std::uint64_t a, std::uint64_t b, mma::MmaBitsAnd) {
+    wgmma::mma_bits_and_m64n64(c, a, b);
   }
 };
 

@@ -13,6 +13,9 @@
 
 namespace cudist::neighbors::detail::cuda {
 
+/// The MMA a problem's rows take: uint8 or int8 bytes (squared L2), or bits (Hamming distance).
+enum class RowProduct { kUnsignedBytes, kSignedBytes, kBits };
+
 /// Whether knn (k nearest; k <= 2 also for match) of p runs on it. p is the fused kernel's form
 /// (byte rows read as 32-bit words, packed_u8_l2.cuh; op.signed_bytes for int8) of squared L2,
 /// or bit rows as words of hamming_bits, with uint32 keys; it takes rows of 16 to 256 bytes in

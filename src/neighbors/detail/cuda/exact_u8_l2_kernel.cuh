@@ -46,9 +46,8 @@
 
 namespace cudist::neighbors::detail::cuda {
 
-/// Product: the MMA, mma::MmaBytes<signed> (uint8 or int8 rows) or mma::MmaBitsAnd (bit rows; the
-/// mma.sync contraction only). ContractionT: MmaColumnTiles (mma.sync, sm_80 on) or
-/// WgmmaColumnTiles (wgmma, sm_90a).
+/// Product: the MMA, mma::MmaBytes<signed> (uint8 or int8 rows) or mma::MmaBitsAnd (bit rows).
+/// ContractionT: MmaColumnTiles (mma.sync, sm_80 on) or WgmmaColumnTiles (wgmma, sm_90a).
 template <template <class> class SelectT, class Product,
           template <int> class ContractionT = cudist::detail::cuda::MmaColumnTiles>
 struct ExactByteL2Kernel {
@@ -380,5 +379,8 @@ using ExactU8L2WgmmaKernel =
 template <template <class> class SelectT>
 using ExactS8L2WgmmaKernel =
     ExactByteL2Kernel<SelectT, cudist::detail::cuda::mma::MmaBytes<true>, cudist::detail::cuda::WgmmaColumnTiles>;
+template <template <class> class SelectT>
+using ExactBitsHammingWgmmaKernel =
+    ExactByteL2Kernel<SelectT, cudist::detail::cuda::mma::MmaBitsAnd, cudist::detail::cuda::WgmmaColumnTiles>;
 
 }  // namespace cudist::neighbors::detail::cuda

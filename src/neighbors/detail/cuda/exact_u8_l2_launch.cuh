@@ -1,5 +1,5 @@
 // The launch of the byte rows' tensor-core search (exact_u8_l2_kernel.cuh), and its kernels for
-// uint8 and int8 rows, shared by its two contractions' units: mma.sync (inst/exact_u8_l2.cu) and
+// uint8, int8 and bit rows, shared by its two contractions' units: mma.sync (inst/exact_u8_l2.cu) and
 // wgmma (inst/exact_u8_l2_wgmma.cu, built for sm_90a alone).
 #pragma once
 
@@ -12,6 +12,7 @@
 #include "core/cuda/interrupt_word.cuh"
 #include "core/cuda/tensor_map.hpp"
 #include "neighbors/detail/cuda/column_terms.cuh"
+#include "neighbors/detail/cuda/exact_u8_l2.hpp"
 #include "neighbors/detail/cuda/fused_launch.hpp"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
 #include "neighbors/detail/cuda/launch.cuh"
@@ -61,22 +62,36 @@ bool launch_exact_u8_l2(FusedLaunch const& f, SelectArgs const& a, cudaStream_t 
   return true;
 }
 
-/// One contraction's kernels: U8KernelT for uint8 rows, S8KernelT for int8 (the same blocks and
-/// shared memory), whose code needs an image of kImageArch or later.
+/// One contraction's kernels: U8KernelT for uint8 rows, S8KernelT for int8, BitsKernelT for bit
+/// rows (the same blocks and shared memory), whose code needs an image of kImageArch or later.
 template <template <template <class> class> class U8KernelT, template <template <class> class> class S8KernelT,
-          int kImageArch>
+          template <template <class> class> class BitsKernelT, int kImageArch>
 struct ByteSearchKernels {
   using U8 = NearestKernels<U8KernelT, kImageArch>;
   using S8 = NearestKernels<S8KernelT, kImageArch>;
+  using Bits = NearestKernels<BitsKernelT, kImageArch>;
 
-  static bool runs_here(std::int64_t k, int bytes, bool signed_bytes) {
-    return signed_bytes ? S8::runs_here(k, bytes) : U8::runs_here(k, bytes);
+  /// f(the product's NearestKernels).
+  template <class F>
+  static decltype(auto) with(RowProduct product, F&& f) {
+    switch (product) {
+      case RowProduct::kSignedBytes: return f(S8{});
+      case RowProduct::kBits: return f(Bits{});
+      default: return f(U8{});
+    }
   }
-  static std::size_t smem(std::int64_t k, int bytes) { return U8::smem(k, bytes); }
+  static bool runs_here(std::int64_t k, int bytes, RowProduct product) {
+    return with(product, [&](auto kernels) { return decltype(kernels)::runs_here(k, bytes); });
+  }
+  static std::size_t smem(std::int64_t k, int bytes, RowProduct product) {
+    return with(product, [&](auto kernels) { return decltype(kernels)::smem(k, bytes); });
+  }
   /// False where the launch could not be made (launch_exact_u8_l2).
-  static bool run(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
-    auto const launch = [&](auto kernel) { return launch_exact_u8_l2<decltype(kernel)>(f, a, stream); };
-    return f.problem->pairwise.op.signed_bytes ? S8::with(a.k, launch) : U8::with(a.k, launch);
+  static bool run(FusedLaunch const& f, SelectArgs const& a, RowProduct product, cudaStream_t stream) {
+    return with(product, [&](auto kernels) {
+      return decltype(kernels)::with(a.k,
+                                     [&](auto kernel) { return launch_exact_u8_l2<decltype(kernel)>(f, a, stream); });
+    });
   }
 };
 

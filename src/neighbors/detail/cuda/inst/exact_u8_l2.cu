@@ -1,8 +1,8 @@
 // The int8 tensor-core search of byte-row squared L2 (exact_u8_l2_kernel.cuh; uint8 rows, and int8
 // rows with the signed MMA), and the single-bit one of bit rows' Hamming distance, for its two
 // consumers: the lanes' best two (k <= 2, match) and the row buffers (3 <= k). The mma.sync
-// contraction is built here; on Hopper, where the build holds it, the bytes' wgmma contraction
-// runs instead (exact_u8_l2_wgmma.hpp).
+// contraction is built here; on Hopper, where the build holds it, the wgmma contraction runs
+// instead (exact_u8_l2_wgmma.hpp).
 #include "neighbors/detail/cuda/exact_u8_l2.hpp"
 
 #include "core/cuda/device_features.hpp"
@@ -15,10 +15,14 @@ namespace cudist::neighbors::detail::cuda {
 namespace {
 
 constexpr int kSm80 = 80;
-using Kernels = ByteSearchKernels<ExactU8L2Kernel, ExactS8L2Kernel, kSm80>;
-using BitKernels = NearestKernels<ExactBitsHammingKernel, kSm80>;
+using Kernels = ByteSearchKernels<ExactU8L2Kernel, ExactS8L2Kernel, ExactBitsHammingKernel, kSm80>;
 
 bool hamming(SelectProblem const& p) { return p.pairwise.op.kind == cudist::detail::OpKind::kXorPopcount; }
+
+RowProduct row_product(SelectProblem const& p) {
+  if (hamming(p)) return RowProduct::kBits;
+  return p.pairwise.op.signed_bytes ? RowProduct::kSignedBytes : RowProduct::kUnsignedBytes;
+}
 
 /// The rows' bytes as the kernel reads them: 16-byte loads of whole rows.
 bool rows_fit(ConstMatrixView words) {
@@ -30,8 +34,8 @@ bool rows_fit(ConstMatrixView words) {
 
 std::size_t exact_u8_l2_smem(SelectProblem const& p, std::int64_t k) {
   int const b = static_cast<int>(p.pairwise.x.cols * 4);
-  if (hamming(p)) return BitKernels::smem(k, b);
-  return exact_u8_l2_wgmma_runs(k, b, false) ? exact_u8_l2_wgmma_smem(k, b) : Kernels::smem(k, b);
+  RowProduct const product = row_product(p);
+  return exact_u8_l2_wgmma_runs(k, b, product) ? exact_u8_l2_wgmma_smem(k, b, product) : Kernels::smem(k, b, product);
 }
 
 bool exact_u8_l2_applies(SelectProblem const& p, std::int64_t k, bool observer) {
@@ -43,18 +47,15 @@ bool exact_u8_l2_applies(SelectProblem const& p, std::int64_t k, bool observer) 
                      rows_fit(pw.x) && rows_fit(pw.y) && p.n() > 0 && k >= 1 && !observer;
   if (!shape || cudist::detail::cuda::simt_selection_forced()) return false;
   int const b = static_cast<int>(bytes);
-  if (hamming(p)) return BitKernels::runs_here(k, b);
-  return exact_u8_l2_wgmma_runs(k, b, pw.op.signed_bytes) || Kernels::runs_here(k, b, pw.op.signed_bytes);
+  RowProduct const product = row_product(p);
+  return exact_u8_l2_wgmma_runs(k, b, product) || Kernels::runs_here(k, b, product);
 }
 
 void run_exact_u8_l2(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
-  if (hamming(*f.problem)) {
-    return BitKernels::with(a.k, [&](auto kernel) { launch_exact_u8_l2<decltype(kernel)>(f, a, stream); });
-  }
-  bool const signed_bytes = f.problem->pairwise.op.signed_bytes;
+  RowProduct const product = row_product(*f.problem);
   int const bytes = static_cast<int>(f.problem->pairwise.x.cols * 4);
-  if (exact_u8_l2_wgmma_runs(a.k, bytes, signed_bytes) && run_exact_u8_l2_wgmma(f, a, stream)) return;
-  Kernels::run(f, a, stream);  // where wgmma's tensor maps cannot be made, too
+  if (exact_u8_l2_wgmma_runs(a.k, bytes, product) && run_exact_u8_l2_wgmma(f, a, product, stream)) return;
+  Kernels::run(f, a, product, stream);  // where wgmma's tensor maps cannot be made, too
 }
 
 }  // namespace cudist::neighbors::detail::cuda

@@ -1,4 +1,4 @@
-// The byte rows' tensor-core search on Hopper's wgmma (exact_u8_l2_wgmma.hpp), for its two
+// The byte and bit rows' tensor-core search on Hopper's wgmma (exact_u8_l2_wgmma.hpp), for its two
 // consumers: the lanes' best two (k <= 2, match) and the row buffers (3 <= k). Built for sm_90a
 // alone.
 #include "neighbors/detail/cuda/exact_u8_l2_wgmma.hpp"
@@ -11,18 +11,20 @@ namespace cudist::neighbors::detail::cuda {
 namespace {
 
 constexpr int kSm90 = 90;
-using Kernels = ByteSearchKernels<ExactU8L2WgmmaKernel, ExactS8L2WgmmaKernel, kSm90>;
+using Kernels = ByteSearchKernels<ExactU8L2WgmmaKernel, ExactS8L2WgmmaKernel, ExactBitsHammingWgmmaKernel, kSm90>;
 
 }  // namespace
 
-bool exact_u8_l2_wgmma_runs(std::int64_t k, int bytes, bool signed_bytes) {
-  return !cudist::detail::cuda::mma_sync_forced() && Kernels::runs_here(k, bytes, signed_bytes);
+bool exact_u8_l2_wgmma_runs(std::int64_t k, int bytes, RowProduct product) {
+  return !cudist::detail::cuda::mma_sync_forced() && Kernels::runs_here(k, bytes, product);
 }
 
-std::size_t exact_u8_l2_wgmma_smem(std::int64_t k, int bytes) { return Kernels::smem(k, bytes); }
+std::size_t exact_u8_l2_wgmma_smem(std::int64_t k, int bytes, RowProduct product) {
+  return Kernels::smem(k, bytes, product);
+}
 
-bool run_exact_u8_l2_wgmma(FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {
-  return Kernels::run(f, a, stream);
+bool run_exact_u8_l2_wgmma(FusedLaunch const& f, SelectArgs const& a, RowProduct product, cudaStream_t stream) {
+  return Kernels::run(f, a, product, stream);
 }
 
 }  // namespace cudist::neighbors::detail::cuda
