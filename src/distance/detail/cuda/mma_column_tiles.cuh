@@ -44,9 +44,9 @@ struct MmaColumnTiles {
   /// Whether a kernel may copy y's tiles by TMA into this layout (WgmmaColumnTiles::copy_tile).
   static constexpr bool kByTma = false;
 
-  /// y's buffer buf (0 or 1), after x's tile among the block's tiles of tile_bytes each: computed,
-  /// not read from an array of the two (indexed at run time, the array lives in local memory: a
-  /// load on every half's path, ncu run 125).
+  /// y's buffer buf (0 or 1, or a pipeline's stage), after x's tile among the block's tiles of
+  /// tile_bytes each: computed, not read from an array of them (indexed at run time, the array
+  /// lives in local memory: a load on every half's path, ncu run 125).
   __device__ static unsigned char* y_buffer(unsigned char* tiles, std::size_t tile_bytes, int buf) {
     return tiles + (1 + buf) * tile_bytes;
   }

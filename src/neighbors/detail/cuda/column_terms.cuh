@@ -24,6 +24,9 @@ struct alignas(16) ColumnPair {
 };
 static_assert(sizeof(ColumnPair) == 32, "a pair is a 32-byte row of the terms' tensor map");
 
+/// A column's accumulator start: -floor(y_sq / 2).
+__device__ inline int accumulator_start(std::uint32_t y_sq) { return -static_cast<int>(y_sq >> 1); }
+
 /// A 128-column tile's terms (0 past the end of y).
 struct ColumnTerms {
   static constexpr int kPairs = 64;
@@ -46,7 +49,7 @@ struct ColumnTermsKernel {
     if (j >= 2 * p.h) return;
     std::int64_t const c = j < p.h ? 2 * j : 2 * (j - p.h) + 1;
     std::uint32_t const sq0 = c < p.n ? p.y_sq[c] : 0u, sq1 = c + 1 < p.n ? p.y_sq[c + 1] : 0u;
-    int const s0 = -static_cast<int>(sq0 >> 1), s1 = -static_cast<int>(sq1 >> 1);
+    int const s0 = accumulator_start(sq0), s1 = accumulator_start(sq1);
     auto* row = reinterpret_cast<int4*>(p.pairs + j);
     row[0] = make_int4(s0, s1, s0, s1);
     row[1] = make_int4(static_cast<int>(sq0), static_cast<int>(sq1), 0, 0);

@@ -134,7 +134,7 @@ struct ExactByteL2Kernel {
     unsigned char* tiles;  // x's, then y's stages
     std::size_t tile_bytes;
     ColumnTerms* terms;  // one per stage
-    __device__ unsigned char* y(int stage) const { return tiles + (1 + stage) * tile_bytes; }
+    __device__ unsigned char* y(int stage) const { return Tiles::y_buffer(tiles, tile_bytes, stage); }
   };
 
   __device__ void operator()(Params const& p, SharedStorage& s, char* dynamic, std::int64_t block, int tid) const {
@@ -216,7 +216,7 @@ struct ExactByteL2Kernel {
     ColumnPair& pair = t.pairs[tid / 2];
     int const e = tid % 2;
     pair.y_sq[e] = y_sq;
-    pair.start[e] = pair.start[e + 2] = -static_cast<int>(y_sq >> 1);
+    pair.start[e] = pair.start[e + 2] = accumulator_start(y_sq);
   }
 
   /// Hopper: y's tiles and their columns' terms by TMA from thread 0, kStages deep. Each stage has
