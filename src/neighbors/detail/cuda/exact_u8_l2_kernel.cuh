@@ -40,6 +40,7 @@
 #include "neighbors/detail/cuda/column_terms.cuh"
 #include "neighbors/detail/cuda/fused_select_kernel.cuh"
 #include "neighbors/detail/cuda/mma_search_tiles.cuh"
+#include "neighbors/detail/cuda/tile_pipeline.cuh"
 #include "neighbors/detail/cuda/warp_offer_queue.cuh"
 #include "neighbors/detail/cuda/work_grid.cuh"
 #include "neighbors/detail/keys.hpp"
@@ -92,15 +93,13 @@ struct ExactByteL2Kernel {
   // By TMA, a warp may run up to two tiles ahead of the slowest (run_pipelined); else y's tiles
   // are double-buffered behind a block barrier per tile.
   static constexpr int kStages = Tiles::kByTma ? 3 : 2;
+  using Pipeline = TilePipeline<kStages, kThreads / 32>;
 
   struct SharedStorage {
     typename Select::SharedStorage select;
     WorkItem work;
     int earlier;  // the chunk of the same row tile whose answers this one starts from, or -1
-    // By TMA: each stage's mbarriers, of its copies (their bytes) and of its release (the 8 warps),
-    // and the tile at which an interrupt stops the block (run_pipelined; -1: none).
-    alignas(8) std::uint64_t full[kStages], empty[kStages];
-    std::int64_t stop_tile;
+    typename Pipeline::Storage pipe;  // by TMA (run_pipelined)
     typename Offers::Storage offers;
   };
 
@@ -141,13 +140,7 @@ struct ExactByteL2Kernel {
     if (tid == 0) {
       s.work = p.grid.item(block);
       s.earlier = Select::kTakesEarlierAnswers ? p.chain.last_finished(s.work.row_tile) : -1;
-      if constexpr (Tiles::kByTma) {
-        s.stop_tile = -1;
-        for (int i = 0; i < kStages; ++i) {
-          cudist::detail::cuda::tma::init(shared_at(&s.full[i]));
-          cudist::detail::cuda::tma::init(shared_at(&s.empty[i]), kThreads / 32);
-        }
-      }
+      if constexpr (Tiles::kByTma) Pipeline::init(s.pipe);
     }
     __syncthreads();
     WorkItem const& w = s.work;
@@ -219,55 +212,34 @@ struct ExactByteL2Kernel {
     pair.start[e] = pair.start[e + 2] = accumulator_start(y_sq);
   }
 
-  /// Hopper: y's tiles and their columns' terms by TMA from thread 0, kStages deep. Each stage has
-  /// an mbarrier that counts its copies' bytes (full) and one its 8 warps arrive on once done with
-  /// it (empty), which the stage's next copy waits for; so no block barrier runs between tiles,
-  /// and a warp whose offers compact a row buffer holds up only the copy two tiles on, not every
-  /// other warp (the tile barrier was 12-16% of K3's stall samples: ncu runs 129, 133). Rows of
-  /// kSteps 32-byte steps: the contraction's straight-line code chosen once per block, not per
-  /// half (that choice was ~9% of K3's stall samples: ncu run 155).
+  /// Hopper: y's tiles and their columns' terms by TMA, kStages deep, without a block
+  /// barrier between tiles (tile_pipeline.cuh). Rows of kSteps 32-byte steps: the contraction's
+  /// straight-line code chosen once per block, not per half (that choice was ~9% of K3's stall
+  /// samples: ncu run 155).
   template <int kSteps>
   __device__ static void run_pipelined(Params const& p, SharedStorage& s, WorkItem const& w, Buffers const& b,
                                        Select& select, Offers& offers, Lanes const& l, int tid) {
     namespace tma = cudist::detail::cuda::tma;
-    auto const issue = [&](int stage, std::int64_t col0) {
-      unsigned const full = shared_at(&s.full[stage]);
+    int const tiles = static_cast<int>((w.col_end - w.col_begin + kTile - 1) / kTile);
+    auto const issue = [&](int stage, int tile, unsigned full) {
+      std::int64_t const col0 = w.col_begin + std::int64_t{tile} * kTile;
       tma::arrive_expecting(full, static_cast<unsigned>(Tiles::tile_bytes(p.depth) + sizeof(ColumnTerms)));
       Tiles::copy_tile(p.y_map, p.depth, col0, b.y(stage), full);
       int const pair = static_cast<int>(col0 / 2) + (col0 % 2 != 0 ? p.odd_pairs : 0);
       tma::copy_box(p.terms_map, 0, pair, shared_at(&b.terms[stage]), full);
     };
-    if (tid == 0) {
-      for (int i = 0; i < kStages - 1 && w.col_begin + i * kTile < w.col_end; ++i) issue(i, w.col_begin + i * kTile);
-    }
+    if (tid == 0) Pipeline::first(s.pipe, tiles, issue);
     Tiles::load(p.x, p.ldx, w.tile.row_end, p.depth, w.tile.row0, b.tiles, typename Tiles::ConsumerRows{}, tid);
     cudist::detail::cuda::mma::wait_async_copies();
     Tiles::publish_writes();
     __syncthreads();  // x's tile is in
-    int stage = 0;
-    unsigned phase = 0;  // of this use of the stage's barriers
-    for (std::int64_t col0 = w.col_begin, t = 0; col0 < w.col_end; col0 += kTile, ++t) {
-      std::int64_t const ahead = col0 + (kStages - 1) * kTile;  // the tile this one's copy brings
-      if (tid == 0 && ahead < w.col_end && s.stop_tile < 0) {
-        int const next = stage == 0 ? kStages - 1 : stage - 1;  // (t + kStages - 1) % kStages
-        // Its last use was tile t - 1, released in that stage's use (t - 1) / kStages.
-        if (t >= 1) tma::wait(shared_at(&s.empty[next]), next == kStages - 1 ? phase ^ 1u : phase);
-        // An interrupt: that tile comes without its copy, and every warp stops there (no copy is
-        // then in flight). Polled by this thread alone, so no block barrier.
-        if (t % kPollTiles == 0 && cudist::detail::cuda::interrupt_seen(p.interrupt)) {
-          s.stop_tile = t + kStages - 1;
-          tma::arrive(shared_at(&s.full[next]));  // releases the store to the waiting warps
-        } else {
-          issue(next, ahead);
-        }
-      }
-      tma::wait(shared_at(&s.full[stage]), phase);
-      if (s.stop_tile == t) break;  // the host throws Interrupted after the launch
-      search_tile<kSteps>(p, w, b.tiles, b.y(stage), b.terms[stage], col0, select, offers, l);
-      __syncwarp();
-      if (l.lane == 0) tma::arrive(shared_at(&s.empty[stage]));
+    Pipeline pipe;
+    for (int t = 0; t < tiles; ++t) {
+      if (!pipe.wait(s.pipe, t)) break;  // the host throws Interrupted after the launch
+      search_tile<kSteps>(p, w, b.tiles, b.y(pipe.stage), b.terms[pipe.stage], w.col_begin + std::int64_t{t} * kTile,
+                          select, offers, l);
+      pipe.release(s.pipe, l.lane, t, tiles, p.interrupt, kPollTiles, issue);
       select.end_tile();
-      if (++stage == kStages) stage = 0, phase ^= 1u;
     }
   }
 
