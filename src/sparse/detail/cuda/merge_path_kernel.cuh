@@ -22,6 +22,7 @@
 #include "sparse/detail/cuda/kernel_launch.cuh"
 #include "sparse/detail/cuda/load.cuh"
 #include "sparse/detail/cuda/policy.hpp"
+#include "sparse/detail/cuda/strided_vector.cuh"
 #include "sparse/detail/cuda/warp_reduce.cuh"
 #include "sparse/detail/dense_operand.hpp"
 #include "sparse/detail/merge_path.hpp"
@@ -35,10 +36,10 @@ struct TilePartials {
   T* carries;  // (tiles, kCols): the row each tile leaves unfinished, this tile's part
 };
 
-/// The row-end list of a staged tile.
+/// The row-end list of a staged tile, in the tile's own 32-bit positions.
 struct StagedRowEnds {
   int const* ends;
-  CUDIST_HD std::int64_t operator()(std::int64_t i) const { return ends[i]; }
+  CUDIST_HD int operator()(int i) const { return ends[i]; }
 };
 
 template <class T, class I, int kCols, class Semiring, class Output>
@@ -94,9 +95,8 @@ struct MergePathSpmv {
     int const tile_nnz = static_cast<int>(d1 - p.tile_rows[tile + 1] - nz0);
 
     // 1. Stage row ends and products.
-    for (int i = t.thread; i < tile_rows; i += kThreads) {
-      s.row_ends[i] = static_cast<int>(load_cached(p.a.row_offsets + row0 + 1 + i) - nz0);
-    }
+    I const* const ends = p.a.row_offsets + row0 + 1;
+    for (int i = t.thread; i < tile_rows; i += kThreads) s.row_ends[i] = static_cast<int>(load_cached(ends + i) - nz0);
     if (t.thread == 0) s.row_ends[tile_rows] = INT_MAX;  // the unfinished last row never ends
     stage_products(p, s, t.thread, nz0, tile_nnz);
     __syncthreads();
@@ -105,8 +105,7 @@ struct MergePathSpmv {
     int const tile_items = tile_rows + tile_nnz;
     int const start =
         t.thread * kItemsPerThread < tile_items ? t.thread * kItemsPerThread : tile_items;
-    int row =
-        static_cast<int>(merge_path_rows(start, StagedRowEnds{s.row_ends}, tile_rows, tile_nnz));
+    int row = merge_path_rows<int>(start, StagedRowEnds{s.row_ends}, tile_rows, tile_nnz);
     int nz = start - row;
     int const steps = tile_items - start < kItemsPerThread ? tile_items - start : kItemsPerThread;
 
@@ -182,28 +181,36 @@ struct MergePathSpmv {
   }
 
   /// s.values[k * kCols + c] = mul(a_k, x(col_k, c)) for the tile's nonzeros: coalesced loads,
-  /// all issued before the first gather of x.
+  /// all issued before the first gather of x. Addresses from the tile's base pointers with 32-bit
+  /// offsets; an SpMV's x as StridedVector (one IMAD.WIDE.U32 a gather for 32-bit indices).
   static __device__ void stage_products(Params const& p, SharedStorage& s, int thread,
                                         std::int64_t nz0, int tile_nnz) {
+    I const* const col_indices = p.a.col_indices + nz0;
+    T const* const values = p.a.values + nz0;
     I cols[kItemsPerThread];
     T vals[kItemsPerThread];
 #pragma unroll
     for (int i = 0; i < kItemsPerThread; ++i) {
       int const k = thread + i * kThreads;
       if (k < tile_nnz) {
-        cols[i] = load_streaming(p.a.col_indices + nz0 + k);
-        vals[i] = load_streaming(p.a.values + nz0 + k);
+        cols[i] = load_streaming(col_indices + k);
+        vals[i] = load_streaming(values + k);
       }
     }
 #pragma unroll
     for (int i = 0; i < kItemsPerThread; ++i) {
       int const k = thread + i * kThreads;
       if (k >= tile_nnz) continue;
+      if constexpr (kCols == 1) {
+        StridedVector<T const> const x{reinterpret_cast<unsigned char const*>(p.x.data),
+                                       static_cast<std::uint64_t>(p.x.row_stride) * sizeof(T)};
+        s.values[k] = Semiring::mul(vals[i], load_cached(&x[cols[i]]));
+      } else {  // SpMM: StridedVector's four column bases spilled at its 64 registers
 #pragma unroll
-      for (int c = 0; c < kCols; ++c) {
-        s.values[k * kCols + c] = kCols == 1 || c < p.active_cols
-                                      ? Semiring::mul(vals[i], load_cached(&p.x.at(cols[i], c)))
-                                      : Semiring::zero();
+        for (int c = 0; c < kCols; ++c) {
+          s.values[k * kCols + c] =
+              c < p.active_cols ? Semiring::mul(vals[i], load_cached(&p.x.at(cols[i], c))) : Semiring::zero();
+        }
       }
     }
   }

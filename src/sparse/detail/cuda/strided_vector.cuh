@@ -1,8 +1,9 @@
-// x or y of an SpMV as the thread-per-row kernel addresses it: element i at byte offset
-// i * stride_bytes from data. Its indices are never negative (CSR columns are checked against
-// [0, cols), rows count up from 0), so an index as an unsigned 32-bit value times the 64-bit
-// byte stride plus the base is one IMAD.WIDE.U32 and one IMAD; DenseOperand::at's signed 64-bit
-// element product and scaling take seven instructions, and a gather of x has two of its own.
+// x or y of an SpMV as the thread-per-row and merge-path kernels address it: element i at byte
+// offset i * stride_bytes from data. Its indices are never negative (CSR columns are checked
+// against [0, cols), rows count up from 0), so an index as an unsigned 32-bit value times the
+// 64-bit byte stride plus the base is one IMAD.WIDE.U32 and one IMAD; DenseOperand::at's signed
+// 64-bit element product and scaling take seven instructions, and a gather of x has two of its
+// own.
 #pragma once
 
 #include <cstdint>
