@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -71,6 +72,25 @@ void prefer_l1() {
       cudaFuncSetAttribute(run_kernel<Kernel>, cudaFuncAttributePreferredSharedMemoryCarveout,
                            cudaSharedmemCarveoutMaxL1);
   CUDIST_CUDA_TRY(set);
+}
+
+/// Asks for the smallest shared-memory carveout that holds `blocks` blocks of Kernel an SM (its
+/// static shared memory and the driver's reservation each), so that the rest is L1. Set before
+/// every launch, as allow_block_shared_memory is (a device set's shards run on several devices);
+/// the share is worked out once, from the first device's figures.
+template <class Kernel>
+void prefer_blocks_per_sm(int blocks) {
+  static int const percent = [blocks] {
+    cudaFuncAttributes attributes{};
+    int device = 0, per_sm = 0, reserved = 0;
+    CUDIST_CUDA_TRY(cudaFuncGetAttributes(&attributes, run_kernel<Kernel>));
+    CUDIST_CUDA_TRY(cudaGetDevice(&device));
+    CUDIST_CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+    CUDIST_CUDA_TRY(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
+    std::size_t const need = static_cast<std::size_t>(blocks) * (attributes.sharedSizeBytes + reserved);
+    return per_sm <= 0 ? 100 : static_cast<int>(std::min<std::size_t>(100, (100 * need + per_sm - 1) / per_sm));
+  }();
+  CUDIST_CUDA_TRY(cudaFuncSetAttribute(run_kernel<Kernel>, cudaFuncAttributePreferredSharedMemoryCarveout, percent));
 }
 
 }  // namespace cudist::sparse::detail::cuda

@@ -183,32 +183,45 @@ struct MergePathSpmv {
   /// s.values[k * kCols + c] = mul(a_k, x(col_k, c)) for the tile's nonzeros: coalesced loads,
   /// all issued before the first gather of x. Addresses from the tile's base pointers with 32-bit
   /// offsets; an SpMV's x as StridedVector (one IMAD.WIDE.U32 a gather for 32-bit indices).
+  ///
+  /// A tile starts at any nonzero, so a warp's 32 consecutive loads of an array touched 5 sectors
+  /// where 4 hold them (ncu run 171 on S2: 4.87 sectors a load, the matrix's stream 1.4x its bytes
+  /// through L2, on a kernel bound by L2 throughput). So the lanes' loads start at the sector
+  /// boundary of the values at or before the tile's first nonzero, `lead` elements earlier; those
+  /// lanes load nothing. Indices of the values' width share the boundary where their array is
+  /// aligned alike (cudaMalloc's arrays are); otherwise they stream as before.
   static __device__ void stage_products(Params const& p, SharedStorage& s, int thread,
                                         std::int64_t nz0, int tile_nnz) {
-    I const* const col_indices = p.a.col_indices + nz0;
-    T const* const values = p.a.values + nz0;
-    I cols[kItemsPerThread];
-    T vals[kItemsPerThread];
+    constexpr int kSectorValues = 32 / sizeof(T);
+    int const lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(p.a.values + nz0) / sizeof(T) % kSectorValues);
+    I const* const col_indices = p.a.col_indices + nz0 - lead;  // element `lead` is the tile's first
+    T const* const values = p.a.values + nz0 - lead;
+    int const loads = lead + tile_nnz;
+    // One more than a tile's items: lead + tile_nnz exceeds them in tiles of fewer rows than lead.
+    constexpr int kLoads = kItemsPerThread + 1;
+    I cols[kLoads];
+    T vals[kLoads];
 #pragma unroll
-    for (int i = 0; i < kItemsPerThread; ++i) {
+    for (int i = 0; i < kLoads; ++i) {
       int const k = thread + i * kThreads;
-      if (k < tile_nnz) {
+      if (k >= lead && k < loads) {
         cols[i] = load_streaming(col_indices + k);
         vals[i] = load_streaming(values + k);
       }
     }
 #pragma unroll
-    for (int i = 0; i < kItemsPerThread; ++i) {
+    for (int i = 0; i < kLoads; ++i) {
       int const k = thread + i * kThreads;
-      if (k >= tile_nnz) continue;
+      if (k < lead || k >= loads) continue;
+      int const at = k - lead;
       if constexpr (kCols == 1) {
         StridedVector<T const> const x{reinterpret_cast<unsigned char const*>(p.x.data),
                                        static_cast<std::uint64_t>(p.x.row_stride) * sizeof(T)};
-        s.values[k] = Semiring::mul(vals[i], load_cached(&x[cols[i]]));
+        s.values[at] = Semiring::mul(vals[i], load_cached(&x[cols[i]]));
       } else {  // SpMM: StridedVector's four column bases spilled at its 64 registers
 #pragma unroll
         for (int c = 0; c < kCols; ++c) {
-          s.values[k * kCols + c] =
+          s.values[at * kCols + c] =
               c < p.active_cols ? Semiring::mul(vals[i], load_cached(&p.x.at(cols[i], c))) : Semiring::zero();
         }
       }

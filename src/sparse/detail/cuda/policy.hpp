@@ -70,12 +70,16 @@ struct MergePathPolicy {
   static constexpr int kThreads = 256;
   // Merge-path items (rows + nonzeros) per thread. Odd, so that threads consuming consecutive
   // staged products (stride kItemsPerThread in shared memory) fall in distinct banks. float:
-  // 7 x 256 = 1792 items per tile, 14 KB of shared memory, so 8 blocks (2048 threads) fit in
-  // 112 KB and leave the rest of the SM's 256 KB to L1; double: 5 keeps the same footprint.
+  // 7 x 256 = 1792 items per tile, 14 KB of shared memory; double: 5 keeps the same footprint.
   static constexpr int kItemsPerThread = sizeof(T) == 4 ? 7 : 5;
   static constexpr int kTileItems = kThreads * kItemsPerThread;
   // SpMM columns per pass over A: each staged nonzero then carries this many products.
   static constexpr int kMaxCols = 4;
+  // Blocks an SM that the shared-memory carveout is sized for (prefer_blocks_per_sm), the rest of
+  // the SM's memory going to L1: the gathers of x, and the kernel, are bound by L2 throughput,
+  // and more L1 beats more resident blocks. S2 (H200, runs 167-170, float): 4 blocks 499 us
+  // (1024 threads, 192 KB of L1), 6 blocks 506, 8 (the driver's choice) 510, 2 684.
+  static constexpr int kBlocksPerSm = 4;
 };
 
 /// Elements per 16-byte load when indices and values are both read in lockstep (the wider type
