@@ -75,10 +75,10 @@ struct MergePathPolicy {
   static constexpr int kTileItems = kThreads * kItemsPerThread;
   // SpMM columns per pass over A: each staged nonzero then carries this many products.
   static constexpr int kMaxCols = 4;
-  // Blocks an SM that the shared-memory carveout is sized for (prefer_blocks_per_sm), the rest of
-  // the SM's memory going to L1: the gathers of x, and the kernel, are bound by L2 throughput,
-  // and more L1 beats more resident blocks. S2 (H200, runs 167-170, float): 4 blocks 499 us
-  // (1024 threads, 192 KB of L1), 6 blocks 506, 8 (the driver's choice) 510, 2 684.
+  // SpMV's blocks an SM that the shared-memory carveout is sized for (prefer_blocks_per_sm), the
+  // rest of the SM's memory going to L1, where the gathers of x hit: on S2 (H200, float, runs
+  // 170-172) 4 blocks 497-499 us (1024 threads, 192 KB of L1), 6 blocks 506, 8 (the driver's
+  // choice) 510, 2 684. SpMM keeps the driver's choice (not measured).
   static constexpr int kBlocksPerSm = 4;
 };
 

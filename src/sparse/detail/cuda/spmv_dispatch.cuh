@@ -105,7 +105,7 @@ void launch_merge_path(SpmvAnalysis const& analysis, SpmvProblem const& p, std::
 
   typename Tile::Params tile_params{csr_arrays<T, I>(p), tile_rows, x_operand<T>(p).from_column(first_col),
                                     y, active_cols, out, partials};
-  prefer_blocks_per_sm<Tile>(MergePathPolicy<T>::kBlocksPerSm);
+  if constexpr (kCols == 1) prefer_blocks_per_sm<Tile>(MergePathPolicy<T>::kBlocksPerSm);  // SpMM: not measured
   launch<Tile>(tiles, tile_params, stream);
   typename Fixup::Params fixup_params{tile_rows, tiles, y, active_cols, out, partials};
   launch<Fixup>((tiles + Fixup::kWarps - 1) / Fixup::kWarps, fixup_params, stream);
