@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Profiles one kernel of each named benchmark case with ncu in one device call, and leaves per
-# case the kernel's full-set details and its hottest SASS lines (scripts/ncu_hotspots.py) as
-# text in $OUT: what docs/tuning.md asks for before each performance change.
+# case the kernel's full-set details, its hottest SASS lines (scripts/ncu_hotspots.py) and every
+# collected metric (the raw page, CSV) as text in $OUT: what docs/tuning.md asks for before each
+# performance change.
 #
 #   scripts/ncu_profile.sh CASE=KERNEL_REGEX ...    e.g. K2=BoundedSearchKernel S3=ThreadPerRowSpmv
 #   scripts/ncu_profile.sh CASE=                     every kernel of the case, durations only
@@ -44,5 +45,8 @@ for spec in "$@"; do
   python3 scripts/ncu_hotspots.py "/tmp/$case_id.ncu-rep" --top 40 > "$OUT/$case_id-hotspots.txt" 2>&1
   # The whole SASS with per-line counts: the opcode table says what, this says where.
   ncu --import "/tmp/$case_id.ncu-rep" --page source --print-source sass --csv > "$OUT/$case_id-sass.csv" 2>&1
+  # Every collected metric by its own name (requests, wavefronts and sectors per unit, which the
+  # details page folds into "Mem Busy" and "Max Bandwidth").
+  ncu --import "/tmp/$case_id.ncu-rep" --page raw --csv > "$OUT/$case_id-raw.csv" 2>&1
 done
-tar -czf "$OUT/ncu-profile.tgz" -C "$OUT" --remove-files $(cd "$OUT" && ls *-kernels.txt *-details.txt *-hotspots.txt *-sass.csv *-ncu.log 2>/dev/null)
+tar -czf "$OUT/ncu-profile.tgz" -C "$OUT" --remove-files $(cd "$OUT" && ls *-kernels.txt *-details.txt *-hotspots.txt *-sass.csv *-raw.csv *-ncu.log 2>/dev/null)
