@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Counts, per kernel whose name contains NAME_PART, the FFMAs of a SASS listing (scripts/sass.sh)
-that read two of their register sources from one bank, in a two-bank model (bank = register number
+"""Counts, per kernel whose name contains NAME_PART, the FFMAs and FADDs of a SASS listing
+(scripts/sass.sh) that read two of their register sources from one bank, in a two-bank model (bank = register number
 mod 2) where a source marked .reuse in the same slot of the instruction before comes from the
 operand reuse cache instead. A model, not a measurement: ncu's dispatch stalls say whether it costs
 time (docs/tuning.md, "The deep large tiles' issue").
@@ -18,7 +18,7 @@ def kernels(text):
 
 
 def count(body):
-    ffma = same_bank = 0
+    counts = {"FFMA": [0, 0], "FADD": [0, 0]}  # instructions, two sources from one bank
     reused = {}
     for line in body.split("\n"):
         m = re.search(r"\*/\s+(?:@!?U?P\w+\s+)?([A-Z0-9_.]+)\s+([^;]*);", line)
@@ -38,10 +38,10 @@ def count(body):
             if reused.get(slot) != r.group(1):
                 banks.append(int(r.group(1)) % 2)
         reused = now
-        if op == "FFMA":
-            ffma += 1
-            same_bank += len(banks) >= 2 and max(banks.count(0), banks.count(1)) >= 2
-    return ffma, same_bank
+        if op in counts:
+            counts[op][0] += 1
+            counts[op][1] += len(banks) >= 2 and max(banks.count(0), banks.count(1)) >= 2
+    return counts
 
 
 def main():
@@ -52,9 +52,10 @@ def main():
         if sys.argv[2] not in name:
             continue
         found = True
-        ffma, same = count(body)
-        share = 100.0 * same / ffma if ffma else 0.0
-        print(f"{name}\n  FFMA {ffma}, two sources from one bank {same} ({share:.0f}%)")
+        print(name)
+        for op, (total, same) in count(body).items():
+            if total:
+                print(f"  {op} {total}, two sources from one bank {same} ({100.0 * same / total:.0f}%)")
     if not found:
         sys.exit(f"sass_banks.py: no kernel whose name contains {sys.argv[2]!r}")
 
