@@ -95,7 +95,7 @@ TEST(KnnUint8, SiftSelfJoinAndMatchingAreExact) {
 }
 
 // Problems of a batch whose columns start anywhere in y, at odd columns too: on Hopper the search
-// copies a tile's column terms from where its problem's columns start (column_starts.cuh).
+// copies a tile's column terms from where its problem's columns start (column_terms.cuh).
 TEST(KnnUint8, BatchedProblemsStartingAtAnyColumnAreExact) {
   CUDIST_REQUIRE_BACKEND();
   std::vector<std::int64_t> const rows_x = {5, 140, 0, 9, 130};

@@ -107,7 +107,8 @@ TEST(Interrupt, ARequestStopsAHugeTensorCoreKnnWithinASecond) {
 }
 
 // The byte rows' tensor-core search (exact_u8_l2_kernel.cuh) stops too; on Hopper without a block
-// barrier: the thread that issues y's copies polls and ends the block two tiles on. 256 K uint8
+// barrier: the warp that issues y's next copy polls and ends the block at that tile
+// (tile_pipeline.cuh). 256 K uint8
 // queries x 8 M rows of 128 bytes, k = 10: ~2e12 pairs, more than a second on an H200.
 TEST(Interrupt, ARequestStopsAHugeByteSearchWithinASecond) {
   CUDIST_REQUIRE_BACKEND();

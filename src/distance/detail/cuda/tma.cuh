@@ -1,7 +1,7 @@
 // Hopper's bulk tensor copies (TMA) into shared memory and the mbarriers that count their bytes
 // (sm_90; the kernels that use them are compiled for sm_90a with wgmma, wgmma.cuh). One thread
-// issues a whole tile's copy; every thread waits on the tile's mbarrier by its phase. The same
-// barriers count the consumers' releases of a buffer (arrive), which its next copy waits for.
+// issues a whole tile's copy; every thread waits on the tile's mbarrier by its phase. An arrival
+// without bytes completes a phase with no copy (a pipeline's stop: tile_pipeline.cuh).
 #pragma once
 
 #include <cuda.h>
@@ -13,10 +13,15 @@
 
 namespace cudist::detail::cuda::tma {
 
-/// An mbarrier at shared address `at` expecting `arrivals` arrivals per phase.
-__device__ __forceinline__ void init(unsigned at, unsigned arrivals = 1) {
+/// The shared-memory address of p, as the instructions here take it.
+__device__ __forceinline__ unsigned shared_address(void const* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+/// An mbarrier at shared address `at` expecting one arrival per phase.
+__device__ __forceinline__ void init(unsigned at) {
 #if CUDIST_WGMMA_HERE
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(at), "r"(arrivals) : "memory");
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(at) : "memory");
   asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 #else
   __trap();
@@ -32,7 +37,7 @@ __device__ __forceinline__ void arrive_expecting(unsigned at, unsigned bytes) {
 #endif
 }
 
-/// One arrival on this phase (a consumer done with the buffer the barrier guards).
+/// One arrival on this phase, without bytes.
 __device__ __forceinline__ void arrive(unsigned at) {
 #if CUDIST_WGMMA_HERE
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(at) : "memory");

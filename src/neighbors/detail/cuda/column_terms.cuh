@@ -16,16 +16,22 @@
 
 namespace cudist::neighbors::detail::cuda {
 
+/// A column's accumulator start: -floor(y_sq / 2).
+__device__ inline int accumulator_start(std::uint32_t y_sq) { return -static_cast<int>(y_sq >> 1); }
+
 /// Columns (c, c + 1): their accumulators' starts as the lane holds them, and their squares.
 struct alignas(16) ColumnPair {
   int start[4];  // (c, c + 1, c, c + 1)
   std::uint32_t y_sq[2];
   std::uint32_t unused[2];
+
+  /// Column c + e's terms from its square.
+  __device__ void set(int e, std::uint32_t sq) {
+    y_sq[e] = sq;
+    start[e] = start[e + 2] = accumulator_start(sq);
+  }
 };
 static_assert(sizeof(ColumnPair) == 32, "a pair is a 32-byte row of the terms' tensor map");
-
-/// A column's accumulator start: -floor(y_sq / 2).
-__device__ inline int accumulator_start(std::uint32_t y_sq) { return -static_cast<int>(y_sq >> 1); }
 
 /// A 128-column tile's terms (0 past the end of y).
 struct ColumnTerms {
@@ -48,11 +54,10 @@ struct ColumnTermsKernel {
     std::int64_t const j = block * kThreads + tid;
     if (j >= 2 * p.h) return;
     std::int64_t const c = j < p.h ? 2 * j : 2 * (j - p.h) + 1;
-    std::uint32_t const sq0 = c < p.n ? p.y_sq[c] : 0u, sq1 = c + 1 < p.n ? p.y_sq[c + 1] : 0u;
-    int const s0 = accumulator_start(sq0), s1 = accumulator_start(sq1);
-    auto* row = reinterpret_cast<int4*>(p.pairs + j);
-    row[0] = make_int4(s0, s1, s0, s1);
-    row[1] = make_int4(static_cast<int>(sq0), static_cast<int>(sq1), 0, 0);
+    ColumnPair pair{};
+    pair.set(0, c < p.n ? p.y_sq[c] : 0u);
+    pair.set(1, c + 1 < p.n ? p.y_sq[c + 1] : 0u);
+    p.pairs[j] = pair;
   }
 };
 

@@ -22,7 +22,8 @@
 // contraction is mma.sync's (every GPU from sm_80; y's tiles double-buffered by cp.async behind a
 // block barrier per tile) or, on Hopper, wgmma's (wgmma_column_tiles.cuh: the same accumulator
 // layout, the tiles read from shared memory by the tensor cores, no ldmatrix; y's tiles three deep
-// by TMA, released per warp on mbarriers, so no block barrier between tiles). Keys are
+// by TMA, each stage's next copy issued by the warp that releases it last, so no block barrier
+// between tiles: tile_pipeline.cuh). Keys are
 // compared with `<=` the bar: a pair that ties the k-th key may still rank before it by index, and
 // the consumer's offer makes the exact (key, index) comparison.
 #pragma once
@@ -111,8 +112,6 @@ struct ExactByteL2Kernel {
     return kDynamicOffset + (Tiles::kAlignment - 16) + (1 + kStages) * Tiles::tile_bytes(depth) +
            kStages * sizeof(ColumnTerms) + Select::dynamic_smem_bytes(s);
   }
-
-  __device__ static unsigned shared_at(void const* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
 
   /// One thread's part of the search: its warp, its two rows (slots: tile rows fragment(2 warp + s,
   /// g)) and their squares.
@@ -206,10 +205,7 @@ struct ExactByteL2Kernel {
   /// Column tid's square and its accumulators' start.
   __device__ static void store_squares(ColumnTerms& t, int tid, std::uint32_t y_sq) {
     if (tid >= kTile) return;
-    ColumnPair& pair = t.pairs[tid / 2];
-    int const e = tid % 2;
-    pair.y_sq[e] = y_sq;
-    pair.start[e] = pair.start[e + 2] = accumulator_start(y_sq);
+    t.pairs[tid / 2].set(tid % 2, y_sq);
   }
 
   /// Hopper: y's tiles and their columns' terms by TMA, kStages deep, without a block
@@ -226,7 +222,7 @@ struct ExactByteL2Kernel {
       tma::arrive_expecting(full, static_cast<unsigned>(Tiles::tile_bytes(p.depth) + sizeof(ColumnTerms)));
       Tiles::copy_tile(p.y_map, p.depth, col0, b.y(stage), full);
       int const pair = static_cast<int>(col0 / 2) + (col0 % 2 != 0 ? p.odd_pairs : 0);
-      tma::copy_box(p.terms_map, 0, pair, shared_at(&b.terms[stage]), full);
+      tma::copy_box(p.terms_map, 0, pair, tma::shared_address(&b.terms[stage]), full);
     };
     if (tid == 0) Pipeline::first(s.pipe, tiles, issue);
     Tiles::load(p.x, p.ldx, w.tile.row_end, p.depth, w.tile.row0, b.tiles, typename Tiles::ConsumerRows{}, tid);

@@ -37,8 +37,9 @@ struct TilePipeline {
   int stage = 0;       // tile t's stage
   unsigned phase = 0;  // the parity of this use of the stage's barrier
 
-  __device__ static unsigned shared_at(void const* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
-  __device__ static unsigned full_barrier(Storage& s, int stage) { return shared_at(&s.full[stage]); }
+  __device__ static unsigned full_barrier(Storage& s, int stage) {
+    return cudist::detail::cuda::tma::shared_address(&s.full[stage]);
+  }
 
   /// Thread 0, before the block's first barrier.
   __device__ static void init(Storage& s) {
