@@ -67,6 +67,8 @@ struct PairwiseTileKernel {
   static constexpr int kLoads = (kBM * kChunksPerRow + kThreads - 1) / kThreads;
   static_assert(kBM == kBN && kTM % 4 == 0 && kThreads == 256, "thread layout is 16 x 16");
   static_assert(kBK % kVec == 0, "block_k must be a multiple of the load width");
+  static_assert(kThreads % kChunksPerRow == 0 && kThreads % kChunksPerKRow == 0,
+                "a thread's chunks of a slab are a fixed stride apart (InteriorChunks)");
 
   struct Params {
     Elem const* x;
@@ -173,6 +175,52 @@ struct PairwiseTileKernel {
     }
   }
 
+  /// A thread's chunks of one operand, slab after slab, in a tile whose rows (for k-major y,
+  /// columns) all exist and take 16-byte loads: chunk l of the current slab starts at
+  /// slab + l * chunk_stride. Such slabs load with one address each, advanced by a constant,
+  /// instead of load_slab's 64-bit row offsets and bounds per chunk (~110 of the ~290
+  /// instructions a deep float slab spent beside its 1024 FFMAs: docs/tuning.md).
+  struct InteriorChunks {
+    Elem const* slab;
+    std::int64_t chunk_stride, slab_stride;
+
+    __device__ void advance() { slab += slab_stride; }
+    /// The current slab: the chunks of load_slab's vector branch.
+    __device__ void load(Stage& st) const {
+#pragma unroll
+      for (int l = 0; l < kLoads; ++l) {
+        auto const q = *reinterpret_cast<VecN<Elem, kVec> const*>(slab + l * chunk_stride);
+#pragma unroll
+        for (int v = 0; v < kVec; ++v) st.v[l][v] = load_as<C>(q.v[v]);
+      }
+    }
+  };
+  /// Tiles with an interior loop: a thread's kLoads chunks cover a slab with none past the tile
+  /// (not shallow slabs), and registers to spare for the two chunk pointers. At 4 blocks an SM
+  /// (64 registers) they cost small lane-wise tiles spills and D1 / D2 3% (run 179), for problems
+  /// of one or two slabs a tile.
+  static constexpr bool kInteriorLoop = kLoads * kThreads == kBM * kChunksPerRow && kMinBlocks <= 2;
+
+  /// The slab at k = 0 of x's rows row0 .. row0 + kBM - 1.
+  __device__ static InteriorChunks x_chunks(Params const& p, std::int64_t row0, int tid) {
+    int const r = tid / kChunksPerRow, kq = (tid % kChunksPerRow) * kVec;
+    return {p.x + (row0 + r) * p.ldx + kq, (kThreads / kChunksPerRow) * p.ldx, kBK};
+  }
+  /// The slab at k = 0 of y's points (k-major: columns) col0 .. col0 + kBN - 1.
+  __device__ static InteriorChunks y_chunks(Params const& p, std::int64_t col0, int tid) {
+    if constexpr (kYLayout == YLayout::kKMajor) {
+      int const kr = tid / kChunksPerKRow, jq = (tid % kChunksPerKRow) * kVec;
+      return {p.y + kr * p.ldy + col0 + jq, (kThreads / kChunksPerKRow) * p.ldy, kBK * p.ldy};
+    } else {
+      int const r = tid / kChunksPerRow, kq = (tid % kChunksPerRow) * kVec;
+      return {p.y + (col0 + r) * p.ldy + kq, (kThreads / kChunksPerRow) * p.ldy, kBK};
+    }
+  }
+  /// Whether every row of the tile's x (y; k-major y: every column) exists and takes 16-byte loads.
+  __device__ static bool interior_tile(Params const& p, std::int64_t row0, std::int64_t col0) {
+    return kInteriorLoop && p.x_vec && p.y_vec && row0 + kBM <= p.m && col0 + kBN <= p.n;
+  }
+
   __device__ static void load_y_slab(Params const& p, std::int64_t col0, std::int64_t k0, int tid,
                                      Stage& st) {
     if constexpr (kYLayout == YLayout::kKMajor) {
@@ -223,6 +271,21 @@ struct PairwiseTileKernel {
       for (int j = 0; j < kTN; ++j) ops::step_at(p.op, acc[i][j], a[i], b[j], s.ws[buf], kk, k0);
   }
 
+  /// Every column of the slab in buffer buf, stepped into the thread's accumulators.
+  __device__ static void step_slab(Params const& p, SharedStorage const& s, int buf, std::int64_t k0, int tx,
+                                   int ty, Acc (&acc)[kTM][kTN]) {
+#pragma unroll
+    for (int kk = 0; kk < kBK; ++kk) step_column(p, s, buf, kk, k0, tx, ty, acc);
+  }
+
+  /// The loaded slab at k0 into buffer buf, for the slab loop's next turn.
+  __device__ static void store_next_slab(Params const& p, SharedStorage& s, Stage const& sx, Stage const& sy,
+                                         int buf, std::int64_t k0, int tid) {
+    store_slab(sx, s.xs[buf], tid);
+    store_y_slab(sy, s.ys[buf], tid);
+    load_weights(p, k0, tid, s.ws[buf]);
+  }
+
   /// The main loop: acc = reduce over all of d for the tile at (row0, col0). Callable repeatedly
   /// by consumers that walk several tiles (fused top-k keeps its selection across column tiles).
   /// Ends with a barrier, so shared memory may be reused right after.
@@ -244,15 +307,28 @@ struct PairwiseTileKernel {
     __syncthreads();
 
     int buf = 0;
-    for (std::int64_t k0 = 0; k0 < p.d; k0 += kBK) {
+    std::int64_t k0 = 0;
+    if (interior_tile(p, row0, col0)) {  // most tiles: every slab but the last two, unchecked
+      InteriorChunks xc = x_chunks(p, row0, tid), yc = y_chunks(p, col0, tid);
+      for (; k0 + 2 * kBK <= p.d; k0 += kBK) {
+        xc.advance();
+        yc.advance();
+        xc.load(sx);
+        yc.load(sy);
+        step_slab(p, s, buf, k0, tx, ty, acc);
+        store_next_slab(p, s, sx, sy, buf ^ 1, k0 + kBK, tid);
+        __syncthreads();
+        buf ^= 1;
+      }
+    }
+    for (; k0 < p.d; k0 += kBK) {
       bool const has_next = k0 + kBK < p.d;
       if (has_next) {
         load_slab(p.x, p.m, p.ldx, p.x_vec, row0, k0 + kBK, p.d, tid, sx);
         load_y_slab(p, col0, k0 + kBK, tid, sy);
       }
       if (!kPolicy.epilogue_bound || has_next || k0 + kBK == p.d) {
-#pragma unroll
-        for (int kk = 0; kk < kBK; ++kk) step_column(p, s, buf, kk, k0, tx, ty, acc);
+        step_slab(p, s, buf, k0, tx, ty, acc);
       } else {
         // The last slab of a d that is not a multiple of kBK, without its padding columns
         // (policy.hpp): d = 2 in 4-column slabs, d = 1 in 16 (D4, D2).
@@ -260,11 +336,7 @@ struct PairwiseTileKernel {
 #pragma unroll 1
         for (int kk = 0; kk < columns; ++kk) step_column(p, s, buf, kk, k0, tx, ty, acc);
       }
-      if (has_next) {
-        store_slab(sx, s.xs[buf ^ 1], tid);
-        store_y_slab(sy, s.ys[buf ^ 1], tid);
-        load_weights(p, k0 + kBK, tid, s.ws[buf ^ 1]);
-      }
+      if (has_next) store_next_slab(p, s, sx, sy, buf ^ 1, k0 + kBK, tid);
       __syncthreads();
       buf ^= 1;
     }
