@@ -186,14 +186,17 @@ struct MergePathSpmv {
   ///
   /// A tile starts at any nonzero, so a warp's 32 consecutive loads of an array touched 5 sectors
   /// where 4 hold them (ncu run 171 on S2: 4.87 sectors a load, the matrix's stream 1.4x its bytes
-  /// through L2, on a kernel bound by L2 throughput). So the lanes' loads start at the sector
-  /// boundary of the values at or before the tile's first nonzero, `lead` elements earlier; those
-  /// lanes load nothing. Indices of the values' width share the boundary where their array is
-  /// aligned alike (cudaMalloc's arrays are); otherwise they stream as before.
+  /// through L2, on a kernel bound by L2 throughput), in two 128-byte lines, so two L2 requests
+  /// where one holds them (run 179: S2 bound by L2 tag lookups, one a request, and making 2.0 M
+  /// more read requests than cuSPARSE from fewer L1 misses). So the lanes' loads start at the
+  /// 128-byte line of the values at or before the tile's first nonzero, `lead` elements earlier;
+  /// those lanes load nothing. Indices of the values' width share the boundary where their array
+  /// is aligned alike (cudaMalloc's arrays are); otherwise they stream as before.
   static __device__ void stage_products(Params const& p, SharedStorage& s, int thread,
                                         std::int64_t nz0, int tile_nnz) {
-    constexpr int kSectorValues = 32 / sizeof(T);
-    int const lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(p.a.values + nz0) / sizeof(T) % kSectorValues);
+    constexpr int kLineValues = 128 / sizeof(T);
+    static_assert(kLineValues <= kThreads, "the lead fits in the one extra load of each thread");
+    int const lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(p.a.values + nz0) / sizeof(T) % kLineValues);
     I const* const col_indices = p.a.col_indices + nz0 - lead;  // element `lead` is the tile's first
     T const* const values = p.a.values + nz0 - lead;
     int const loads = lead + tile_nnz;
