@@ -110,6 +110,25 @@ TEST(Pairwise, IntegerDataIsExact) {
   }
 }
 
+// Problems of at least 264 large tiles (the GPU's large 128 x 128 tiles: policy.hpp), with a ragged
+// last row and column of tiles and d not a multiple of the 16-column slab: the interior tiles load
+// all but their last two slabs without bounds (pairwise_kernel.cuh, InteriorChunks), the edge tiles
+// and the last slabs with them. Integer data: every value exact; cosine within its bound.
+TEST(Pairwise, LargeTilesInteriorAndEdgesAreExact) {
+  CUDIST_REQUIRE_BACKEND();
+  for (std::int64_t d : {45, 77}) {
+    auto const x = test::random_integers(2200, d, DType::kFloat32, -8, 8, 500 + d);
+    auto const y = test::random_integers(1999, d, DType::kFloat32, -8, 8, 600 + d);
+    for (Metric metric : {Metric::kSqEuclidean, Metric::kCityblock, Metric::kChebyshev, Metric::kInnerProduct}) {
+      EXPECT_TRUE(matches(run_cdist(x, y, metric), reference::cdist(x.values, y.values, metric)))
+          << label(metric, DType::kFloat32, Shape{2200, 1999, d});
+    }
+    EXPECT_TRUE(matches(run_cdist(x, y, Metric::kCosine), reference::cdist(x.values, y.values, Metric::kCosine),
+                        tolerance_for(Metric::kCosine, DType::kFloat32, d)))
+        << label(Metric::kCosine, DType::kFloat32, Shape{2200, 1999, d});
+  }
+}
+
 // Every depth from 1 to 17 on small problems (the GPU's small tiles run only a slab's real
 // columns: policy.hpp), with n not a multiple of any tile's width. Integer data: every value exact.
 TEST(Pairwise, ShallowRowsAtEveryDepthAreExact) {
