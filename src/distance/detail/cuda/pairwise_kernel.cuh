@@ -308,7 +308,7 @@ struct PairwiseTileKernel {
 
     int buf = 0;
     std::int64_t k0 = 0;
-    if (interior_tile(p, row0, col0)) {  // most tiles: every slab but the last two, unchecked
+    if (interior_tile(p, row0, col0)) {  // most tiles: the loads of all but the last slab or two
       InteriorChunks xc = x_chunks(p, row0, tid), yc = y_chunks(p, col0, tid);
       for (; k0 + 2 * kBK <= p.d; k0 += kBK) {
         xc.advance();
