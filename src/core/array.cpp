@@ -113,7 +113,13 @@ void copy(ConstMatrixView src, MatrixView dst, void* stream) {
   }
   detail::cuda_memcpy_2d_async(dst.data, dst.stride * esize, src.data, src.stride * esize,
                                row_bytes, src.rows, stream);
-  if (dm == Memory::kHost) detail::cuda_stream_synchronize(stream);
+  if (dm == Memory::kHost) {
+    // The copy ran with its GPU current (cuda_memcpy_2d_async), so on that GPU's default stream
+    // where no stream is given: the wait is for that one, whichever GPU the caller has current.
+    int const gpu = detail::cuda_pointer_device(src.data);
+    detail::ScopedDevice const on(gpu >= 0 ? Device::cuda(gpu) : Device::cpu());
+    detail::cuda_stream_synchronize(stream);
+  }
 }
 
 }  // namespace cudist

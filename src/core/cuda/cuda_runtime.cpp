@@ -108,17 +108,20 @@ void cuda_memcpy_2d_async(void* dst, std::size_t dpitch, void const* src, std::s
                           : device_to_host ? "copy from the GPU"
                                            : "copy",
                           static_cast<std::int64_t>(width_bytes * height));
-  // The staged copies run with their GPU current: their events are created there and recorded on
-  // the stream, which must be that GPU's (the default stream is the current GPU's). With another
-  // GPU current, a download from cuda:0 failed with cudaErrorInvalidValue (2 x H200, run 131).
+  // A copy between host memory and a GPU runs with that GPU current: the staged copies' events
+  // are created there and recorded on the stream, which must be that GPU's (the default stream is
+  // the current GPU's), and so must the plain copy's. With another GPU current, a download from
+  // cuda:0 through the stages (2 x H200, run 131) and a 2.5 KB upload and download without them
+  // (run 185) failed with cudaErrorInvalidValue.
+  ScopedDevice const on(from.type == cudaMemoryTypeDevice ? Device::cuda(from.device)
+                        : to.type == cudaMemoryTypeDevice ? Device::cuda(to.device)
+                                                          : Device::cpu());
   if (from.type == cudaMemoryTypeUnregistered && to.type == cudaMemoryTypeDevice &&
       width_bytes * height >= cuda::kPinnedUploadBytes) {
-    ScopedDevice const on(Device::cuda(to.device));
     if (cuda::upload_through_pinned_stages(dst, dpitch, src, spitch, width_bytes, height, s)) return;
   }
   if (from.type == cudaMemoryTypeDevice && to.type == cudaMemoryTypeUnregistered &&
       width_bytes * height >= cuda::kPinnedDownloadBytes) {
-    ScopedDevice const on(Device::cuda(from.device));
     if (cuda::download_through_pinned_stages(dst, dpitch, src, spitch, width_bytes, height, s)) return;
   }
   CUDIST_CUDA_TRY(cudaMemcpy2DAsync(dst, dpitch, src, spitch, width_bytes, height, cudaMemcpyDefault, s));
