@@ -112,8 +112,8 @@ TEST(Pairwise, IntegerDataIsExact) {
 
 // Problems of at least 264 large tiles (the GPU's large 128 x 128 tiles: policy.hpp), with a ragged
 // last row and column of tiles and d not a multiple of the 16-column slab: the interior tiles load
-// all but their last two slabs without bounds (pairwise_kernel.cuh, InteriorChunks), the edge tiles
-// and the last slabs with them. Integer data: every value exact; cosine within its bound.
+// all but their last slab or two without bounds (pairwise_kernel.cuh, InteriorChunks), the edge
+// tiles and the last slabs with them. Integer data: every value exact; cosine within its bound.
 TEST(Pairwise, LargeTilesInteriorAndEdgesAreExact) {
   CUDIST_REQUIRE_BACKEND();
   for (std::int64_t d : {45, 77}) {

@@ -98,6 +98,13 @@ struct PairwiseTileKernel {
     C v[kLoads][kVec];
   };
 
+  /// kVec elements from `at` (16-byte-capable rows) in one vector load, as C.
+  __device__ static void load_chunk(Elem const* at, C (&dst)[kVec]) {
+    auto const q = *reinterpret_cast<VecN<Elem, kVec> const*>(at);
+#pragma unroll
+    for (int v = 0; v < kVec; ++v) dst[v] = load_as<C>(q.v[v]);
+  }
+
   __device__ static void load_slab(Elem const* base, std::int64_t rows, std::int64_t ld, bool vec_ok,
                                    std::int64_t row0, std::int64_t k0, std::int64_t d, int tid,
                                    Stage& st) {
@@ -110,9 +117,7 @@ struct PairwiseTileKernel {
       std::int64_t const k = k0 + kq;
       bool const live = r < kBM && row < rows;
       if (live && vec_ok && k + kVec <= d) {
-        auto const q = *reinterpret_cast<VecN<Elem, kVec> const*>(base + row * ld + k);
-#pragma unroll
-        for (int v = 0; v < kVec; ++v) st.v[l][v] = load_as<C>(q.v[v]);
+        load_chunk(base + row * ld + k, st.v[l]);
       } else {
 #pragma unroll
         for (int v = 0; v < kVec; ++v)
@@ -135,9 +140,7 @@ struct PairwiseTileKernel {
       std::int64_t const col = col0 + jq;
       bool const live = kr < kBK && k < d;
       if (live && vec_ok && col + kVec <= cols) {
-        auto const q = *reinterpret_cast<VecN<Elem, kVec> const*>(base + k * ld + col);
-#pragma unroll
-        for (int v = 0; v < kVec; ++v) st.v[l][v] = load_as<C>(q.v[v]);
+        load_chunk(base + k * ld + col, st.v[l]);
       } else {
 #pragma unroll
         for (int v = 0; v < kVec; ++v)
@@ -188,11 +191,7 @@ struct PairwiseTileKernel {
     /// The current slab: the chunks of load_slab's vector branch.
     __device__ void load(Stage& st) const {
 #pragma unroll
-      for (int l = 0; l < kLoads; ++l) {
-        auto const q = *reinterpret_cast<VecN<Elem, kVec> const*>(slab + l * chunk_stride);
-#pragma unroll
-        for (int v = 0; v < kVec; ++v) st.v[l][v] = load_as<C>(q.v[v]);
-      }
+      for (int l = 0; l < kLoads; ++l) load_chunk(slab + l * chunk_stride, st.v[l]);
     }
   };
   /// Tiles with an interior loop: a thread's kLoads chunks cover a slab with none past the tile
@@ -201,10 +200,10 @@ struct PairwiseTileKernel {
   /// of one or two slabs a tile.
   static constexpr bool kInteriorLoop = kLoads * kThreads == kBM * kChunksPerRow && kMinBlocks <= 2;
 
-  /// The slab at k = 0 of x's rows row0 .. row0 + kBM - 1.
-  __device__ static InteriorChunks x_chunks(Params const& p, std::int64_t row0, int tid) {
+  /// The slab at k = 0 of rows row0 .. row0 + kBM - 1 of a row-major operand (x, or y's points).
+  __device__ static InteriorChunks row_chunks(Elem const* base, std::int64_t ld, std::int64_t row0, int tid) {
     int const r = tid / kChunksPerRow, kq = (tid % kChunksPerRow) * kVec;
-    return {p.x + (row0 + r) * p.ldx + kq, (kThreads / kChunksPerRow) * p.ldx, kBK};
+    return {base + (row0 + r) * ld + kq, (kThreads / kChunksPerRow) * ld, kBK};
   }
   /// The slab at k = 0 of y's points (k-major: columns) col0 .. col0 + kBN - 1.
   __device__ static InteriorChunks y_chunks(Params const& p, std::int64_t col0, int tid) {
@@ -212,8 +211,7 @@ struct PairwiseTileKernel {
       int const kr = tid / kChunksPerKRow, jq = (tid % kChunksPerKRow) * kVec;
       return {p.y + kr * p.ldy + col0 + jq, (kThreads / kChunksPerKRow) * p.ldy, kBK * p.ldy};
     } else {
-      int const r = tid / kChunksPerRow, kq = (tid % kChunksPerRow) * kVec;
-      return {p.y + (col0 + r) * p.ldy + kq, (kThreads / kChunksPerRow) * p.ldy, kBK};
+      return row_chunks(p.y, p.ldy, col0, tid);
     }
   }
   /// Whether every row of the tile's x (y; k-major y: every column) exists and takes 16-byte loads.
@@ -309,7 +307,7 @@ struct PairwiseTileKernel {
     int buf = 0;
     std::int64_t k0 = 0;
     if (interior_tile(p, row0, col0)) {  // most tiles: the loads of all but the last slab or two
-      InteriorChunks xc = x_chunks(p, row0, tid), yc = y_chunks(p, col0, tid);
+      InteriorChunks xc = row_chunks(p.x, p.ldx, row0, tid), yc = y_chunks(p, col0, tid);
       for (; k0 + 2 * kBK <= p.d; k0 += kBK) {
         xc.advance();
         yc.advance();
