@@ -9,8 +9,12 @@
 // --megabytes of float32 rows from pageable memory (page-locked stages, as every host input of
 // a call), and cudaMemcpy from page-locked memory (the copy engine's floor), first on each GPU
 // alone, then on all GPUs at once (one host thread per GPU, each from its own buffer, started
-// together; the time is each thread's and the slowest's). Each GPU's copy is checked against its
-// source. Prints one JSON object on stdout, a table on stderr.
+// together; the time is each thread's and the slowest's). Then a device set's exchange
+// (SharedUpload, src/neighbors/split_select.cpp): with the library's peer access on where the GPUs
+// allow it (recorded per pair), each GPU copies every other GPU's staged copy into its own memory
+// by cudist::copy, alone and all at once (run 185 held one GPU's search 13.9 ms behind that
+// copy). Every copy is checked against its source. Prints one JSON object on stdout, a table on
+// stderr.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -27,6 +31,7 @@
 
 #include "cudist/cudist.hpp"
 #include "common.hpp"
+#include "core/detail/cuda_runtime.hpp"
 
 namespace {
 
@@ -55,7 +60,7 @@ struct GpuBuffers {
 
 /// Times `copy(g)` on every GPU of `gpus` at once, --repeats times after a warm-up: per GPU the
 /// median of its own times, and the median of the slowest per round.
-std::pair<std::vector<double>, double> at_once(std::vector<GpuBuffers>& gpus, int repeats,
+std::pair<std::vector<double>, double> at_once(std::vector<GpuBuffers*> const& gpus, int repeats,
                                                std::function<void(GpuBuffers&)> const& copy) {
   std::size_t const n = gpus.size();
   std::vector<std::vector<double>> own(n);
@@ -66,8 +71,8 @@ std::pair<std::vector<double>, double> at_once(std::vector<GpuBuffers>& gpus, in
     auto const start = Clock::now();
     for (std::size_t g = 0; g < n; ++g) {
       threads.emplace_back([&, g] {
-        check(cudaSetDevice(gpus[g].gpu), "cudaSetDevice");
-        copy(gpus[g]);
+        check(cudaSetDevice(gpus[g]->gpu), "cudaSetDevice");
+        copy(*gpus[g]);
         check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
         took[g] = std::chrono::duration<double>(Clock::now() - start).count();
       });
@@ -125,20 +130,47 @@ int main(int argc, char** argv) {
     check(cudaMemcpy(b.device, b.pinned, bytes, cudaMemcpyHostToDevice), "cudaMemcpy pinned");
   };
 
+  // GPU g takes every other GPU's staged copy into one buffer of its own.
+  std::vector<cudist::Array> pulled;
+  for (int g = 0; g < count; ++g) {
+    pulled.push_back(cudist::Array::allocate(rows * (count - 1), cols, cudist::DType::kFloat32, cudist::Device::cuda(g)));
+  }
+  auto const exchange = [&](GpuBuffers& b) {
+    float* const into = pulled[static_cast<std::size_t>(b.gpu)].data_as<float>();
+    std::int64_t row = 0;
+    for (GpuBuffers const& other : gpus) {
+      if (other.gpu == b.gpu) continue;
+      cudist::copy(other.staged_copy.view(), cudist::view(into + row * cols, rows, cols));
+      row += rows;
+    }
+  };
+  std::string peers;
+  for (int r = 0; r < count; ++r) {
+    for (int o = 0; o < count; ++o) {
+      if (r == o) continue;
+      bool const on = cudist::detail::cuda_peer_access(r, o);
+      std::fprintf(stderr, "peer access of cuda:%d to cuda:%d: %s\n", r, o, on ? "on" : "off");
+      peers += std::string(peers.empty() ? "" : ", ") + "{\"reader\": " + std::to_string(r) +
+               ", \"owner\": " + std::to_string(o) + ", \"peer_access\": " + (on ? "true" : "false") + "}";
+    }
+  }
+
+  std::vector<GpuBuffers*> all;
+  for (GpuBuffers& b : gpus) all.push_back(&b);
   double const gb = static_cast<double>(bytes) / 1e9;
   std::string json = "{\"megabytes\": " + std::to_string(bytes / 1e6) + ", \"repeats\": " + std::to_string(repeats) +
                      ", \"gpus\": [";
   std::fprintf(stderr, "%.0f MB float32 rows per GPU, median of %d (ms, GB/s):\n", gb * 1e3, repeats);
-  std::vector<double> alone_staged, alone_floor;
-  for (int g = 0; g < count; ++g) {
-    std::vector<GpuBuffers> one;
-    one.push_back(std::move(gpus[static_cast<std::size_t>(g)]));
-    alone_staged.push_back(at_once(one, repeats, staged).second);
-    alone_floor.push_back(at_once(one, repeats, floor).second);
-    gpus[static_cast<std::size_t>(g)] = std::move(one[0]);
+  std::vector<double> alone_staged, alone_floor, alone_exchange;
+  for (GpuBuffers* b : all) {
+    alone_staged.push_back(at_once({b}, repeats, staged).second);
+    alone_floor.push_back(at_once({b}, repeats, floor).second);
   }
-  auto const [together_staged, slowest_staged] = at_once(gpus, repeats, staged);
-  auto const [together_floor, slowest_floor] = at_once(gpus, repeats, floor);
+  auto const [together_staged, slowest_staged] = at_once(all, repeats, staged);
+  auto const [together_floor, slowest_floor] = at_once(all, repeats, floor);
+  for (GpuBuffers* b : all) alone_exchange.push_back(at_once({b}, repeats, exchange).second);
+  auto const [together_exchange, slowest_exchange] = at_once(all, repeats, exchange);
+  double const exchanged_gb = gb * (count - 1);
 
   bool same = true;
   for (int g = 0; g < count; ++g) {
@@ -146,30 +178,42 @@ int main(int argc, char** argv) {
     std::vector<float> back(b.pageable.size());
     cudist::copy(b.staged_copy.view(), cudist::view(back.data(), rows, cols));
     same = same && std::memcmp(back.data(), b.pageable.data(), bytes) == 0;
+    std::int64_t row = 0;  // and the other GPUs' rows that this one took
+    for (GpuBuffers const& other : gpus) {
+      if (other.gpu == g) continue;
+      cudist::copy(cudist::view(pulled[static_cast<std::size_t>(g)].data_as<float>() + row * cols, rows, cols),
+                   cudist::view(back.data(), rows, cols));
+      same = same && std::memcmp(back.data(), other.pageable.data(), bytes) == 0;
+      row += rows;
+    }
     std::string bus;
     int const node = numa_node(g, bus);
     std::fprintf(stderr,
                  "  cuda:%d (%s, node %d): alone staged %6.2f (%5.1f) floor %6.2f (%5.1f); "
-                 "all at once staged %6.2f (%5.1f) floor %6.2f (%5.1f)\n",
+                 "all at once staged %6.2f (%5.1f) floor %6.2f (%5.1f); "
+                 "the others' copies alone %6.2f (%5.1f), all at once %6.2f (%5.1f)\n",
                  g, bus.c_str(), node, alone_staged[g] * 1e3, gb / alone_staged[g], alone_floor[g] * 1e3,
                  gb / alone_floor[g], together_staged[g] * 1e3, gb / together_staged[g], together_floor[g] * 1e3,
-                 gb / together_floor[g]);
-    char entry[512];
+                 gb / together_floor[g], alone_exchange[g] * 1e3, exchanged_gb / alone_exchange[g],
+                 together_exchange[g] * 1e3, exchanged_gb / together_exchange[g]);
+    char entry[640];
     std::snprintf(entry, sizeof entry,
                   "%s{\"gpu\": %d, \"pci_bus\": \"%s\", \"numa_node\": %d, \"alone_staged_s\": %.6f, "
-                  "\"alone_floor_s\": %.6f, \"together_staged_s\": %.6f, \"together_floor_s\": %.6f}",
+                  "\"alone_floor_s\": %.6f, \"together_staged_s\": %.6f, \"together_floor_s\": %.6f, "
+                  "\"alone_exchange_s\": %.6f, \"together_exchange_s\": %.6f}",
                   g ? ", " : "", g, bus.c_str(), node, alone_staged[g], alone_floor[g], together_staged[g],
-                  together_floor[g]);
+                  together_floor[g], alone_exchange[g], together_exchange[g]);
     json += entry;
   }
-  std::fprintf(stderr, "  all at once, the slowest: staged %6.2f ms, floor %6.2f ms\n", slowest_staged * 1e3,
-               slowest_floor * 1e3);
-  char tail[256];
+  std::fprintf(stderr, "  all at once, the slowest: staged %6.2f ms, floor %6.2f ms, the others' copies %6.2f ms\n",
+               slowest_staged * 1e3, slowest_floor * 1e3, slowest_exchange * 1e3);
+  char tail[320];
   std::snprintf(tail, sizeof tail,
-                "], \"together_slowest_staged_s\": %.6f, \"together_slowest_floor_s\": %.6f, \"host_threads\": %u, "
-                "\"identical\": %s}\n",
-                slowest_staged, slowest_floor, std::thread::hardware_concurrency(), same ? "true" : "false");
-  json += tail;
+                "], \"together_slowest_staged_s\": %.6f, \"together_slowest_floor_s\": %.6f, "
+                "\"together_slowest_exchange_s\": %.6f, \"host_threads\": %u, \"identical\": %s, \"peers\": [",
+                slowest_staged, slowest_floor, slowest_exchange, std::thread::hardware_concurrency(),
+                same ? "true" : "false");
+  json += tail + peers + "]}\n";
   std::fputs(json.c_str(), stdout);
   for (GpuBuffers& b : gpus) {
     cudaFree(b.device);
