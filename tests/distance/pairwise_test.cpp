@@ -129,6 +129,29 @@ TEST(Pairwise, LargeTilesInteriorAndEdgesAreExact) {
   }
 }
 
+// Condensed rows of interior tiles go out through shared memory, shifted to the output's 16-byte
+// grid (pairwise_kernel.cuh, store_condensed_segment): every alignment of a row's segment, in
+// shallow and deep slabs, and rows whose sums leave float's range, rewritten after those stores.
+TEST(Pairwise, CondensedInteriorTilesAreExact) {
+  CUDIST_REQUIRE_BACKEND();
+  for (std::int64_t d : {2, 20}) {
+    auto x = test::random_integers(2100, d, DType::kFloat32, -8, 8, 700 + d);  // 17 x 17 large tiles
+    for (Metric metric : {Metric::kSqEuclidean, Metric::kCityblock}) {
+      EXPECT_TRUE(matches(run_pdist(x, metric), reference::pdist(x.values, metric))) << "d=" << d;
+    }
+    for (std::int64_t k = 0; k < d; ++k) {
+      for (std::int64_t row : {300, 1500}) {  // squares beyond float with every other row
+        x.values.v[row * d + k] = test::store(x.array, row * d + k, 3e20 * (k % 2 ? -1.0 : 1.0));
+      }
+      for (std::int64_t row : {900, 901}) {  // a square below float's normal range between them
+        x.values.v[row * d + k] = test::store(x.array, row * d + k, 1e-30 * static_cast<double>(row - 899 + k));
+      }
+    }
+    EXPECT_TRUE(matches(run_pdist(x, Metric::kEuclidean), reference::pdist(x.values, Metric::kEuclidean), {1e-6, 0}))
+        << "d=" << d;
+  }
+}
+
 // Every depth from 1 to 17 on small problems (the GPU's small tiles run only a slab's real
 // columns: policy.hpp), with n not a multiple of any tile's width. Integer data: every value exact.
 TEST(Pairwise, ShallowRowsAtEveryDepthAreExact) {

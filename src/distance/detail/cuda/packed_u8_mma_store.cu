@@ -93,7 +93,10 @@ struct PackedByteMmaStoreKernel {
     std::uint32_t const* y_sq;  // (n)
     std::int64_t tiles_per_block;  // column tiles a block walks (blockIdx.x: which run of them)
   };
-  using SharedStorage = typename Engine::SharedStorage;
+  struct SharedStorage {
+    typename Engine::SharedStorage tile;
+    typename Store::CondensedRows condensed_rows;  // the store's own: the next tile loads meanwhile
+  };
 
   __device__ void operator()(Params const& p, SharedStorage& s) const {
     typename Store::Params const& o = p.store;
@@ -105,11 +108,11 @@ struct PackedByteMmaStoreKernel {
     if (first >= last) return;
     if (block_interrupted(o.interrupt)) return;  // the host throws after the launch
     int const tid = static_cast<int>(threadIdx.x), tx = tid % 16, ty = tid / 16;
-    Engine::start(p.tile, s, row0, first * kTile);
+    Engine::start(p.tile, s.tile, row0, first * kTile);
     for (std::int64_t t = first; t < last; ++t) {
       std::int64_t const col0 = t * kTile;
       std::uint32_t acc[Store::kTM][Store::kTN];
-      Engine::compute_tile(p.tile, s, row0, col0, t + 1 < last, acc);
+      Engine::compute_tile(p.tile, s.tile, row0, col0, t + 1 < last, acc);
       if (p.x_sq != nullptr) {  // the exact sums of squared differences
         std::uint32_t x_sq[Store::kTM];  // loaded per tile (L1): kept across tiles they spilled
 #pragma unroll
@@ -121,12 +124,12 @@ struct PackedByteMmaStoreKernel {
           for (int i = 0; i < Store::kTM; ++i) acc[i][j] = Engine::Op::expanded(x_sq[i], y_sq, acc[i][j]);
         }
       }
-      Store::store_tile(o, acc, row0, col0, tx, ty);
+      Store::store_tile(o, acc, row0, col0, tx, ty, s.condensed_rows);
     }
   }
 };
 
-// 74 KB of tiles and exchange buffers: dynamic shared memory, opted in at launch.
+// 83 KB of tiles, exchange buffers and condensed rows: dynamic shared memory, opted in at launch.
 template <class Product, ByteFinish kFinish>
 __global__ void __launch_bounds__(PackedByteMmaStoreKernel<Product, kFinish>::kThreads,
                                   PackedByteMmaStoreKernel<Product, kFinish>::kMinBlocks)

@@ -87,8 +87,16 @@ struct PairwiseTileKernel {
     InterruptPoll interrupt;  // blocks return at once after a request (interrupt_word.cuh)
   };
 
+  /// A half-warp's row of a condensed tile on its way out (store_condensed_segment): kBN values
+  /// from word kStageLead on, with room on both sides for the reads shifted to the output's grid.
+  static constexpr int kStageLead = 4, kStageRow = kBN + 8;
+  using CondensedRows = Out[kThreads / 16][kStageRow];
+
   struct SharedStorage {
-    C xs[2][kBK][kBM + kPad];  // (BK, BM) k-major
+    union {
+      C xs[2][kBK][kBM + kPad];  // (BK, BM) k-major
+      CondensedRows condensed_rows;  // the store consumer's, after compute_tile's closing barrier
+    };
     C ys[2][kBK][kBN + kPad];  // (BK, BN)
     C ws[2][kBK];              // weights of the slab
   };
@@ -353,7 +361,7 @@ struct PairwiseTileKernel {
     Acc acc[kTM][kTN];
     compute_tile(p, s, row0, col0, acc);
     int const tid = static_cast<int>(threadIdx.x);
-    store_tile(p, acc, row0, col0, tid % 16, tid / 16);
+    store_tile(p, acc, row0, col0, tid % 16, tid / 16, s.condensed_rows);
   }
 
   __device__ static Out finish_in_tile(Params const& p, Acc const& acc, std::int64_t row, std::int64_t col) {
@@ -395,13 +403,26 @@ struct PairwiseTileKernel {
     }
   }
 
+  /// The thread's entries whose sums left the op's fast range (Op::kRecomputes): bit 8 i + j for
+  /// acc[i][j], in two 32-bit words of bits known at compile time, so that an entry costs one
+  /// predicated OR beside its range test (a 0 / 1 shifted into a 64-bit mask took four: SEL,
+  /// IMAD.WIDE and two ORs; docs/tuning.md).
+  struct InexactMask {
+    std::uint32_t word[2] = {0u, 0u};
+    __device__ void mark(int bit, bool inexact) {
+      if (inexact) word[bit / 32] |= 1u << (bit % 32);
+    }
+    __device__ bool any() const { return (word[0] | word[1]) != 0u; }
+    __device__ std::uint64_t bits() const { return static_cast<std::uint64_t>(word[1]) << 32 | word[0]; }
+  };
+
   /// The finished values of acc[i][4 half .. 4 half + 3], entries (row, c0 .. c0 + 3), and their
   /// bits in the mask of inexact entries. kEdge: the tile may reach past column n - 1 (those
   /// entries are not finished: finish() may read per-column data such as cosine's y norms) and
   /// may hold the diagonal of a self-distance (exact 0 there).
   template <bool kEdge>
   __device__ static void finish_four(Params const& p, Acc const (&acc)[kTM][kTN], int i, int half,
-                                     std::int64_t row, std::int64_t c0, Out (&v)[4], std::uint64_t& inexact) {
+                                     std::int64_t row, std::int64_t c0, Out (&v)[4], InexactMask& inexact) {
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
       std::int64_t const col = c0 + j;
@@ -411,7 +432,7 @@ struct PairwiseTileKernel {
         if (p.zero_diagonal && row == col && isfinite(static_cast<double>(v[j]))) v[j] = Out(0);
       }
       if constexpr (Op::kRecomputes) {
-        inexact |= static_cast<std::uint64_t>(live && Op::inexact(acc[i][4 * half + j])) << (8 * i + 4 * half + j);
+        inexact.mark(8 * i + 4 * half + j, live && Op::inexact(acc[i][4 * half + j]));
       }
     }
   }
@@ -419,14 +440,14 @@ struct PairwiseTileKernel {
   /// A tile wholly inside the output and off its diagonal (most tiles of a large output): no
   /// per-entry bounds, layout or diagonal test, one address per row, 16-byte streaming stores:
   /// each thread's own four entries for full rows; for condensed rows (tiles wholly above the
-  /// diagonal: every col > row), whose segments start at any word, the half-warp's entries shifted
-  /// to the 16-byte grid (store_condensed_segment). The general path's per-entry tests made
-  /// write-bound cases issue-bound (docs/tuning.md).
+  /// diagonal: every col > row), whose segments start at any word, the half-warp's row shifted
+  /// to the 16-byte grid through shared memory (store_condensed_segment). The general path's
+  /// per-entry tests made write-bound cases issue-bound (docs/tuning.md).
   template <bool kCondensed>
   __device__ static void store_interior_tile(Params const& p, Acc const (&acc)[kTM][kTN], std::int64_t row0,
-                                             std::int64_t col0, int tx, int ty) {
+                                             std::int64_t col0, int tx, int ty, CondensedRows& rows) {
     constexpr bool kShifted = kCondensed && sizeof(Out) == 4;  // float rows: shifted 16-byte stores
-    std::uint64_t inexact = 0;
+    InexactMask inexact;
 #pragma unroll
     for (int i = 0; i < kTM; ++i) {
       std::int64_t const row = row0 + fragment_offset(ty, i);
@@ -444,78 +465,66 @@ struct PairwiseTileKernel {
           for (int j = 0; j < 4; ++j) __stcs(at + j, v[half][j]);
         }
       }
-      if constexpr (kShifted) store_condensed_segment(row_out, v, tx);
+      if constexpr (kShifted) store_condensed_segment(row_out, v, tx, rows[ty]);
     }
+    // Shifted stores write other lanes' entries, which store_condensed_segment's closing
+    // __syncwarp orders before any rewrite.
     if constexpr (Op::kRecomputes) {
-      // Shifted stores write entries of the neighbouring lane: its stores come first.
-      if constexpr (kShifted) __syncwarp();
-      if (inexact != 0) rewrite_inexact(p, inexact, row0, col0, tx, ty);
+      if (inexact.any()) rewrite_inexact(p, inexact.bits(), row0, col0, tx, ty);
     }
   }
 
-  /// One condensed row segment of the tile, kBN floats from `segment` on (any word alignment),
-  /// held by a half-warp as chunks of four (chunk 16 half + tx in thread tx), in 16-byte stores.
-  /// With the segment r words past a 16-byte boundary, aligned chunk q holds the last r entries
-  /// of chunk q - 1 and the first 4 - r of chunk q: each lane takes its predecessor's chunk by a
-  /// shuffle and stores aligned chunk q; the 4 - r entries before the first boundary and the r
-  /// after the last go as single words.
-  __device__ static void store_condensed_segment(Out* segment, Out const (&v)[kTN / 4][4], int tx) {
-    constexpr int kHalves = kTN / 4, kChunks = 16 * kHalves;
-    Out prev[kHalves][4];  // the chunk before each of this lane's chunks (all shuffles first)
+  /// One condensed row segment of the tile, kBN values from `segment` on (any word alignment),
+  /// held by a half-warp as chunks of four (chunk 16 h + tx in thread tx), written in 16-byte
+  /// stores on the output's grid. With the segment r words past a 16-byte boundary, aligned chunk
+  /// q holds entries 4 q - r .. 4 q - r + 3: the half-warp puts its row into `row` (shared
+  /// memory) and each lane reads its aligned chunks back as words from 4 q - r on, so that no
+  /// register selects on r (the shuffles and selects this replaced cost ~6 instructions an entry:
+  /// docs/tuning.md). The 4 - r entries before the first boundary and the r after the last go as
+  /// single words, one a lane.
+  __device__ static void store_condensed_segment(Out* segment, Out const (&v)[kTN / 4][4], int tx,
+                                                 Out (&row)[kStageRow]) {
+    constexpr int kChunks = kBN / 4;
 #pragma unroll
-    for (int h = 0; h < kHalves; ++h)
+    for (int h = 0; h < kTN / 4; ++h) {
+      VecN<Out, 4> q;
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        Out const up = __shfl_up_sync(0xffffffffu, v[h][e], 1, 16);
-        prev[h][e] = up;
-        if (h > 0) {
-          Out const last = __shfl_sync(0xffffffffu, v[h - 1][e], 15, 16);
-          prev[h][e] = tx == 0 ? last : up;
-        }
-      }
+      for (int e = 0; e < 4; ++e) q.v[e] = v[h][e];
+      *reinterpret_cast<VecN<Out, 4>*>(&row[kStageLead + fragment_offset(tx, 4 * h)]) = q;
+    }
+    __syncwarp();
     int const r = static_cast<int>(reinterpret_cast<std::uintptr_t>(segment) / sizeof(Out) % 4);
+    Out const* const shifted = row + kStageLead - r;  // aligned chunk q from shifted[4 q] on
 #pragma unroll
-    for (int h = 0; h < kHalves; ++h) {
-      int const q = 16 * h + tx;
-      if (r == 0) {
-        store4_streaming(segment + 4 * q, v[h]);
-        continue;
-      }
-      if (q == 0) {  // the head: entries 0 .. 3 - r
+    for (int t = 0; t < kChunks / 16; ++t) {
+      int const q = 16 * t + tx;
+      if (t > 0 || q > 0 || r == 0) {  // chunk 0 is whole only where the segment is aligned
+        Out w[4];
 #pragma unroll
-        for (int e = 0; e < 4; ++e)
-          if (e < 4 - r) __stcs(segment + e, v[h][e]);
-      } else {  // entries 4 q - r .. 4 q - r + 3: entries 4 - r .. 7 - r of (prev, v)
-        Out c[8], w[4];
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          c[e] = prev[h][e];
-          c[4 + e] = v[h][e];
-        }
-#pragma unroll
-        for (int j = 0; j < 4; ++j) w[j] = r == 1 ? c[3 + j] : r == 2 ? c[2 + j] : c[1 + j];
+        for (int e = 0; e < 4; ++e) w[e] = shifted[4 * q + e];
         store4_streaming(segment - r + 4 * q, w);
       }
-      if (q == kChunks - 1) {  // the tail: entries kBN - r .. kBN - 1
-#pragma unroll
-        for (int e = 1; e < 4; ++e)
-          if (e >= 4 - r) __stcs(segment + 4 * q + e, v[h][e]);
-      }
     }
+    if (r != 0 && tx < 4) {  // the head's 4 - r words, then the tail's r
+      int const at = tx < 4 - r ? tx : kBN - 4 + tx;
+      __stcs(segment + at, row[kStageLead + at]);
+    }
+    __syncwarp();  // every lane's reads before the half-warp's next row
   }
 
+  /// The tile's outputs; `rows`: shared memory for condensed rows (any, after the tile's reads).
   __device__ static void store_tile(Params const& p, Acc const (&acc)[kTM][kTN], std::int64_t row0,
-                                    std::int64_t col0, int tx, int ty) {
+                                    std::int64_t col0, int tx, int ty, CondensedRows& rows) {
     static_assert(!Op::kRecomputes || (kTM <= 8 && kTN <= 8), "bit 8 i + j per entry of the thread's tile");
     bool const inside = row0 + kBM <= p.row_end && col0 + kBN <= p.n;
     if (inside && p.layout == OutputLayout::kFull && p.out_vec &&
         !(p.zero_diagonal && row0 < col0 + kBN && col0 < row0 + kBM)) {
-      return store_interior_tile<false>(p, acc, row0, col0, tx, ty);
+      return store_interior_tile<false>(p, acc, row0, col0, tx, ty, rows);
     }
     if (inside && p.layout == OutputLayout::kCondensed && col0 >= row0 + kBM) {
-      return store_interior_tile<true>(p, acc, row0, col0, tx, ty);
+      return store_interior_tile<true>(p, acc, row0, col0, tx, ty, rows);
     }
-    std::uint64_t inexact = 0;
+    InexactMask inexact;
 #pragma unroll
     for (int i = 0; i < kTM; ++i) {
       std::int64_t const row = row0 + fragment_offset(ty, i);
@@ -539,7 +548,7 @@ struct PairwiseTileKernel {
       }
     }
     if constexpr (Op::kRecomputes) {
-      if (inexact != 0) rewrite_inexact(p, inexact, row0, col0, tx, ty);
+      if (inexact.any()) rewrite_inexact(p, inexact.bits(), row0, col0, tx, ty);
     }
   }
 };
