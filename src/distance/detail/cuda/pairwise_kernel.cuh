@@ -88,7 +88,9 @@ struct PairwiseTileKernel {
   };
 
   /// A half-warp's row of a condensed tile on its way out (store_condensed_segment): kBN values
-  /// from word kStageLead on, with room on both sides for the reads shifted to the output's grid.
+  /// from word kStageLead on. The reads stay inside those kBN words (a host check of every
+  /// alignment and lane); the margins are the measured layout of run 190: without them ptxas gave
+  /// the shallow sqeuclidean kernel (D4c's) 12 bytes of spills it does not have now.
   static constexpr int kStageLead = 4, kStageRow = kBN + 8;
   using CondensedRows = Out[kThreads / 16][kStageRow];
 
