@@ -135,14 +135,19 @@ int main(int argc, char** argv) {
   for (int g = 0; g < count; ++g) {
     pulled.push_back(cudist::Array::allocate(rows * (count - 1), cols, cudist::DType::kFloat32, cudist::Device::cuda(g)));
   }
-  auto const exchange = [&](GpuBuffers& b) {
-    float* const into = pulled[static_cast<std::size_t>(b.gpu)].data_as<float>();
-    std::int64_t row = 0;
+  // f(other GPU's buffers, GPU g's rows for them), the others in order.
+  auto const for_each_other = [&](int g, auto const& f) {
+    float* part = pulled[static_cast<std::size_t>(g)].data_as<float>();
     for (GpuBuffers const& other : gpus) {
-      if (other.gpu == b.gpu) continue;
-      cudist::copy(other.staged_copy.view(), cudist::view(into + row * cols, rows, cols));
-      row += rows;
+      if (other.gpu == g) continue;
+      f(other, cudist::view(part, rows, cols));
+      part += rows * cols;
     }
+  };
+  auto const exchange = [&](GpuBuffers& b) {
+    for_each_other(b.gpu, [](GpuBuffers const& other, cudist::MatrixView into) {
+      cudist::copy(other.staged_copy.view(), into);
+    });
   };
   std::string peers;
   for (int r = 0; r < count; ++r) {
@@ -178,14 +183,10 @@ int main(int argc, char** argv) {
     std::vector<float> back(b.pageable.size());
     cudist::copy(b.staged_copy.view(), cudist::view(back.data(), rows, cols));
     same = same && std::memcmp(back.data(), b.pageable.data(), bytes) == 0;
-    std::int64_t row = 0;  // and the other GPUs' rows that this one took
-    for (GpuBuffers const& other : gpus) {
-      if (other.gpu == g) continue;
-      cudist::copy(cudist::view(pulled[static_cast<std::size_t>(g)].data_as<float>() + row * cols, rows, cols),
-                   cudist::view(back.data(), rows, cols));
+    for_each_other(g, [&](GpuBuffers const& other, cudist::MatrixView taken) {  // the rows it took
+      cudist::copy(taken, cudist::view(back.data(), rows, cols));
       same = same && std::memcmp(back.data(), other.pageable.data(), bytes) == 0;
-      row += rows;
-    }
+    });
     std::string bus;
     int const node = numa_node(g, bus);
     std::fprintf(stderr,
