@@ -64,9 +64,10 @@ void run_knn(char const* who, Resources const& res, ConstMatrixView x, ConstMatr
     return;
   }
   std::uint64_t const requests = cudist::detail::interrupt_requests();
-  // CUDA knn widens bfloat16 rows itself, where its path is not the GEMM path that reads them.
+  // CUDA knn widens bfloat16 rows itself, where its path is not the GEMM path that reads them,
+  // and copies a large float32 y from host memory as it searches (plan.hpp, streams_database).
   PlannedSelect planned = neighbors::detail::plan_select(
-      who, res, x, y, batch, metric, options.params, self, exclude_self, res.device.is_cuda());
+      who, res, x, y, batch, metric, options.params, self, exclude_self, res.device.is_cuda(), one_problem);
   if (options.rank_values) planned.problem.rank.sqrt_distance = false;
   std::optional<Array> d_stage, i_stage;
   using cudist::detail::staged_output;

@@ -62,18 +62,32 @@ std::int64_t fewest_candidates(Batch const& batch, bool exclude_self) {
   return fewest;
 }
 
+bool streams_database(Resources const& res, ConstMatrixView y, Metric metric, MetricParams const& params) {
+  bool const raw_rows = metric == Metric::kEuclidean || metric == Metric::kSqEuclidean ||
+                        metric == Metric::kInnerProduct;
+  return res.device.is_cuda() && y.dtype == DType::kFloat32 && raw_rows && params.w.empty() &&
+         cudist::detail::resolve_memory(y.data, y.memory) == Memory::kHost &&
+         static_cast<std::size_t>(y.rows) * static_cast<std::size_t>(y.cols) * sizeof(float) >= kStreamedDatabaseBytes;
+}
+
 PlannedSelect plan_select(char const* who, Resources const& res, ConstMatrixView x,
                           ConstMatrixView y, Batch const& batch, Metric metric,
                           MetricParams const& params, bool self, bool exclude_self,
-                          bool keep_bfloat16) {
+                          bool keep_bfloat16, bool stream_y) {
   cudist::TimelineSpan const span("plan (inputs staged where the device reads them)");
   PlannedSelect planned;
   std::optional<Array> x_stage, y_stage;
+  bool const streamed = stream_y && !self && streams_database(res, y, metric, params);
   ConstMatrixView const xs = cudist::detail::staged(x, res.device, res.stream, x_stage);
-  ConstMatrixView const ys = self ? xs : cudist::detail::staged(y, res.device, res.stream, y_stage);
+  if (streamed) y_stage = Array::allocate(y.rows, y.cols, y.dtype, res.device, res.stream);  // written by the search
+  ConstMatrixView const ys = self       ? xs
+                             : streamed ? y_stage->view()
+                                        : cudist::detail::staged(y, res.device, res.stream, y_stage);
   cudist::detail::PlannedPairwise pp = cudist::detail::plan_pairwise(
       res, who, xs, ys, self, MatrixView{}, cudist::detail::OutputLayout::kFull, metric, params,
       keep_bfloat16);
+  // streams_database admits only metrics whose planning takes the rows as they are.
+  CUDIST_EXPECTS(!streamed || pp.problem.y.data == ys.data, who << ": internal: a streamed database was prepared");
 
   SelectProblem& sp = planned.problem;
   sp.pairwise = pp.problem;
@@ -90,6 +104,7 @@ PlannedSelect plan_select(char const* who, Resources const& res, ConstMatrixView
   sp.distance_dtype = distance_output_dtype(x.dtype);
   sp.x_offsets = batch.x_offsets;
   sp.y_offsets = batch.y_offsets;
+  if (streamed) sp.y_host = cudist::detail::resolved(y);
 
   for (auto* stage : {&x_stage, &y_stage}) {
     if (*stage) planned.keep_alive.push_back(std::move(**stage));

@@ -270,9 +270,11 @@ void split_knn_queries(char const* who, std::vector<Resources> const& shards, Co
   // Where the GPUs reach each other's memory, every GPU uploads a part of y and takes the rest from
   // its peers, instead of each uploading all of it: on the 2-GPU machines here the GPUs' link
   // carried an NCCL all-reduce at 329 GB/s, the host's page-locked uploads ~50 GB/s (run 36).
+  // Not where each GPU's search streams y from the host as it goes (plan.hpp, streams_database):
+  // there the copies overlap the searches, which the exchange has to wait for.
   std::optional<SharedUpload> shared;
   if (shards.size() > 1 && cudist::detail::resolve_memory(y.data, y.memory) == Memory::kHost &&
-      cudist::detail::peer_linked(shards)) {
+      cudist::detail::peer_linked(shards) && !streams_database(shards[0], y, metric, options.params)) {
     shared.emplace(who, shards, y);
   }
   run_parts(who, shards, [&](std::size_t s) {

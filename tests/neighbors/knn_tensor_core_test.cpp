@@ -13,9 +13,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,7 @@
 #include "common/reduced.hpp"
 #include "neighbors/detail/plan.hpp"
 #include "neighbors/neighbors_test_util.hpp"
+#include "core/detail/cuda_runtime.hpp"
 #if CUDIST_WITH_CUDA
 #include "neighbors/detail/cuda/bounded_search.hpp"
 #endif
@@ -208,6 +211,49 @@ TEST(KnnTensorCores, ChunksStartingFromEarlierChunksAnswersAsTheSimtPath) {
     for (std::int64_t k : {3, 10, 33, 64}) {
       auto const [tensor, simt] = on_both_paths([&] { return knn(res, xb, yb, k, metric); });
       EXPECT_TRUE(test::identical(tensor, simt)) << m << " x " << n << ", k " << k << ", metric " << static_cast<int>(metric);
+    }
+  }
+}
+
+TEST(KnnTensorCores, DatabaseStreamedFromHostMemoryAnswersAsFromTheDevice) {
+  // A float32 y of kStreamedDatabaseBytes or more in host memory is copied a part at a time while
+  // the search runs on the parts before (streamed_database.hpp): from pageable memory (through the
+  // stages, each part there when its copy returns) and from page-locked memory (copied
+  // asynchronously, ordered by events), against the same rows on the device, bit for bit; and
+  // the SIMT path, which takes such a y whole. Integer rows tie everywhere, y ends with copies of
+  // its first rows (equal keys in the first and last parts), special rows, a partial last tile,
+  // rows of 100 values (the rounded rows pad them to 112).
+  CUDIST_REQUIRE_BACKEND();
+  Resources const res = test::backend_resources();
+  if (!res.device.is_cuda()) GTEST_SKIP() << "the streamed database is the CUDA search's";
+  std::int64_t const m = 2 * 128 + 49, d = 100;
+  std::int64_t const n = static_cast<std::int64_t>(neighbors::detail::kStreamedDatabaseBytes / (d * sizeof(float))) + 1234;
+  for (Family const& family : families()) {
+    if (std::string(family.name) != "reals" && std::string(family.name) != "integers") continue;
+    if (test::reduced_run() && std::string(family.name) == "reals") continue;
+    test::TestMatrix x = family.make(m, d, 61);
+    test::TestMatrix y = family.make(n, d, 67);
+    auto* yv = static_cast<float*>(y.array.data());
+    std::copy_n(yv, 300 * d, yv + (n - 300) * d);
+    plant_specials(x.array, y.array);
+    Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
+    std::size_t const bytes = y.array.bytes();
+    std::unique_ptr<void, decltype(&cudist::detail::cuda_host_free)> pinned(
+        cudist::detail::cuda_host_alloc(bytes, "test"), cudist::detail::cuda_host_free);
+    std::memcpy(pinned.get(), y.array.data(), bytes);
+    ConstMatrixView const y_pinned(pinned.get(), n, d, d, DType::kFloat32, Memory::kHost);
+    for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean, Metric::kInnerProduct}) {
+      ASSERT_TRUE(neighbors::detail::streams_database(res, y.array.view(), metric, {}));
+      for (std::int64_t k : {1, 2, 10, 32}) {
+        if (test::reduced_run() && (k == 1 || k == 32)) continue;
+        std::string const label = std::string(family.name) + ", " + std::string(metric_name(metric)) + ", k " + std::to_string(k);
+        KnnResult const want = knn(res, xb, yb, k, metric);
+        EXPECT_TRUE(test::identical(knn(res, xb, y.array, k, metric), want)) << label << ", pageable";
+        EXPECT_TRUE(test::identical(knn(res, xb, y_pinned, k, metric), want)) << label << ", page-locked";
+        if (k != 10) continue;
+        auto const [tensor, simt] = on_both_paths([&] { return knn(res, xb, y.array, k, metric); });
+        EXPECT_TRUE(test::identical(simt, want)) << label << ", the SIMT path";
+      }
     }
   }
 }

@@ -19,6 +19,7 @@
 #include "core/detail/split.hpp"
 #include "cudist/core/error.hpp"
 #include "cudist/neighbors/knn.hpp"
+#include "neighbors/detail/plan.hpp"
 #include "neighbors/detail/split_select.hpp"
 #include "neighbors/neighbors_test_util.hpp"
 
@@ -210,6 +211,31 @@ TEST(SplitKnn, ManyQueriesSplitTheQueries) {
       << "outputs in the backend's memory";
   for (Resources& shard : shards) shard.memory_budget = 4096;  // y is ~8 KB, with its copies more
   EXPECT_FALSE(neighbors::detail::splits_queries(shards, x.array, y.array, Metric::kEuclidean));
+}
+
+TEST(SplitKnn, QueriesSplitAgainstADatabaseStreamedFromHostMemory) {
+  // y in host memory large enough that each shard's search streams it (plan.hpp,
+  // streams_database): every shard copies all of it while it searches, concurrently (two shards
+  // on one GPU, or every GPU), instead of the parts' upload and exchange. The same answers as one
+  // device's call, into host views and through the API on every GPU.
+  CUDIST_REQUIRE_BACKEND();
+  if (!test::backend_device().is_cuda()) GTEST_SKIP() << "the streamed database is the CUDA search's";
+  std::int64_t const m = 2 * 2048 + 77, d = 64;
+  std::int64_t const n = static_cast<std::int64_t>(neighbors::detail::kStreamedDatabaseBytes / (d * sizeof(float))) + 555;
+  test::TestMatrix const x = test::random_integers(m, d, DType::kFloat32, -3, 3, 81);
+  test::TestMatrix const y = test::random_integers(n, d, DType::kFloat32, -3, 3, 82);
+  std::vector<Resources> const shards = shards_of(2);
+  ASSERT_TRUE(neighbors::detail::streams_database(shards[0], y.array.view(), Metric::kEuclidean, {}));
+  ASSERT_TRUE(neighbors::detail::splits_queries(shards, x.array, y.array, Metric::kEuclidean));
+  for (Metric metric : {Metric::kEuclidean, Metric::kInnerProduct}) {
+    KnnResult const want = knn(test::backend_resources(), x.array, y.array, 10, metric);
+    Array d_got = Array::allocate(m, 10, DType::kFloat32, Device::cpu());
+    Array i_got = Array::allocate(m, 10, DType::kInt64, Device::cpu());
+    neighbors::detail::split_knn_queries("knn", shards, x.array, y.array, 10, metric, {}, d_got.view(), i_got.view());
+    EXPECT_TRUE(test::identical(KnnResult{std::move(d_got), std::move(i_got)}, want)) << metric_name(metric);
+    EXPECT_TRUE(test::identical(knn(test::all_backend_devices(), x.array, y.array, 10, metric), want))
+        << metric_name(metric) << ", every GPU";
+  }
 }
 
 TEST(SplitKnn, TiesKeepTheSmallerIndexAcrossShards) {

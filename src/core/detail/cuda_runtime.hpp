@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "cudist/core/device.hpp"
 
@@ -42,6 +43,9 @@ void* cuda_event_create();                        ///< without timing
 void cuda_event_destroy(void* event) noexcept;
 void cuda_event_record(void* event, void* stream);
 void cuda_stream_wait_event(void* stream, void* event);
+/// Owners of the above: a stream (destroyed once its work is done) or an event.
+using StreamHandle = std::unique_ptr<void, decltype(&cuda_stream_destroy)>;
+using EventHandle = std::unique_ptr<void, decltype(&cuda_event_destroy)>;
 
 /// The word long-running kernels poll to stop early when request_interrupt() is called (it holds
 /// the count of requests): page-locked host memory mapped into every device (with unified

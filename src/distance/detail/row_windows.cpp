@@ -76,8 +76,6 @@ void run_cpu_windows(char const* who, PairwiseProblem const& problem, std::int64
   }
 }
 
-using StreamHandle = std::unique_ptr<void, decltype(&cuda_stream_destroy)>;
-using EventHandle = std::unique_ptr<void, decltype(&cuda_event_destroy)>;
 using PinnedHandle = std::unique_ptr<void, decltype(&cuda_host_free)>;
 
 /// One window in flight: its device buffer, its page-locked staging buffer (none when out is

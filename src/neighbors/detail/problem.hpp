@@ -22,7 +22,12 @@ struct SelectProblem {
   /// a single problem is {0, m} and {0, n}. Host vectors.
   std::vector<std::int64_t> x_offsets;
   std::vector<std::int64_t> y_offsets;
+  /// knn's streamed database (plan_select's stream_y): y's rows still in host memory, to be
+  /// copied into pairwise.y (allocated, not yet written) by the backend, a part at a time while it
+  /// searches the parts before (cuda::knn). Null data: pairwise.y holds the rows.
+  ConstMatrixView y_host{};
 
+  bool y_pending() const { return y_host.data != nullptr; }
   std::int64_t problems() const { return static_cast<std::int64_t>(x_offsets.size()) - 1; }
   std::int64_t m() const { return pairwise.x.rows; }
   std::int64_t n() const { return pairwise.y.rows; }

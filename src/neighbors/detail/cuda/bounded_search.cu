@@ -10,6 +10,11 @@ namespace {
 
 bool is_dot(SelectProblem const& p) { return p.pairwise.op.kind == cudist::detail::OpKind::kDot; }
 
+RowTermKind term_kind(SelectProblem const& p) { return is_dot(p) ? RowTermKind::kNorms : RowTermKind::kSquaredNorms; }
+
+// The kernel reads the bound terms of whole tiles from any row or column it starts at.
+constexpr std::int64_t kPad = WorkGrid::kTileRows;
+
 }  // namespace
 
 std::size_t bounded_search_smem(SelectProblem const& p, std::int64_t k) {
@@ -32,13 +37,21 @@ bool bounded_search_applies(SelectProblem const& p, std::int64_t k, bool observe
 BoundedForm bounded_search_form(SelectProblem const& p, std::vector<Array>& keep, cudaStream_t stream) {
   BoundedForm form;
   form.bound = ExpansionBound::for_depth(p.pairwise.x.cols);
-  RowTermKind const terms = is_dot(p) ? RowTermKind::kNorms : RowTermKind::kSquaredNorms;
-  // The kernel reads the bound terms of whole tiles from any row or column it starts at.
-  constexpr std::int64_t kPad = WorkGrid::kTileRows;
-  form.x = round_rows(p.pairwise.x, p.m() + kPad, form.bound, terms, keep, stream);
+  form.x = round_rows(p.pairwise.x, p.m() + kPad, form.bound, term_kind(p), keep, stream);
   bool const self = cudist::detail::same_view(p.pairwise.x, p.pairwise.y);
-  form.y = self ? form.x : round_rows(p.pairwise.y, p.n() + kPad, form.bound, terms, keep, stream);
+  if (self) {
+    form.y = form.x;
+  } else if (p.y_pending()) {  // rounded a part at a time (round_y_rows), once on the device
+    form.y = allocate_rounded_rows(p.n(), p.pairwise.y.cols, p.n() + kPad, keep, stream);
+  } else {
+    form.y = round_rows(p.pairwise.y, p.n() + kPad, form.bound, term_kind(p), keep, stream);
+  }
   return form;
+}
+
+void round_y_rows(SelectProblem const& p, BoundedForm const& form, std::int64_t first, std::int64_t last,
+                  cudaStream_t stream) {
+  round_row_range(p.pairwise.y, form.y, form.bound, term_kind(p), first, last == p.n() ? last + kPad : last, stream);
 }
 
 void run_bounded_search(BoundedForm const& form, FusedLaunch const& f, SelectArgs const& a, cudaStream_t stream) {

@@ -36,8 +36,14 @@ bool bounded_search_applies(SelectProblem const& p, std::int64_t k, bool observe
 /// Shared memory of a block for k entries (the grid plan's occupancy guess).
 std::size_t bounded_search_smem(SelectProblem const& p, std::int64_t k);
 
-/// The rounded rows of p (y's are x's in a self-join), kept alive in `keep`.
+/// The rounded rows of p (y's are x's in a self-join), kept alive in `keep`. A streamed database's
+/// (p.y_pending()) are allocated, not written: round_y_rows writes them as y's rows arrive.
 BoundedForm bounded_search_form(SelectProblem const& p, std::vector<Array>& keep, cudaStream_t stream);
+
+/// Rows [first, last) of p's y rounded into form.y, in stream order; last = n also writes the
+/// padding's terms.
+void round_y_rows(SelectProblem const& p, BoundedForm const& form, std::int64_t first, std::int64_t last,
+                  cudaStream_t stream);
 
 /// The search's launch: each chunk's best a.k entries per row into a.partial, as the fused
 /// kernel leaves them for the merge.

@@ -19,7 +19,8 @@ struct RoundRowsKernel {
   static constexpr int kRowsPerBlock = kThreads / 32;
   struct Params {
     float const* src;
-    std::int64_t rows, padded_rows, d, ld;
+    std::int64_t first_row, end_row;  // the rows this grid writes, of the padded ones
+    std::int64_t rows, d, ld;
     int depth;
     double e;
     bool norms;  // RowTermKind::kNorms
@@ -29,9 +30,9 @@ struct RoundRowsKernel {
   };
 
   __device__ void operator()(Params const& p, std::int64_t block, int tid) const {
-    std::int64_t const row = block * kRowsPerBlock + tid / 32;
+    std::int64_t const row = p.first_row + block * kRowsPerBlock + tid / 32;
     int const lane = tid % 32;
-    if (row >= p.padded_rows) return;
+    if (row >= p.end_row) return;
     if (row >= p.rows) {
       if (lane == 0) {  // masked columns: read, never used
         p.lower[row] = {0.0f, 1.0f};
@@ -83,24 +84,37 @@ struct RoundRowsKernel {
 
 }  // namespace
 
-RoundedRows round_rows(ConstMatrixView rows, std::int64_t padded_rows, ExpansionBound const& bound, RowTermKind kind,
-                       std::vector<Array>& keep, void* stream) {
+RoundedRows allocate_rounded_rows(std::int64_t rows, std::int64_t cols, std::int64_t padded_rows,
+                                  std::vector<Array>& keep, void* stream) {
   static_assert(sizeof(LowerTerm) == 8, "two floats");
   auto const s = static_cast<cudaStream_t>(stream);
   RoundedRows r;
-  r.depth = rounded_depth(rows.cols);
-  keep.push_back(device_array(rows.rows, r.depth, DType::kFloat16, s));
-  auto* values = static_cast<__half*>(keep.back().data());
+  r.depth = rounded_depth(cols);
+  keep.push_back(device_array(rows, r.depth, DType::kFloat16, s));
+  r.values = static_cast<std::uint16_t const*>(keep.back().data());
   keep.push_back(device_array(3, padded_rows, DType::kFloat32, s));
-  auto* terms = static_cast<float*>(keep.back().data());
-  auto* lower = reinterpret_cast<LowerTerm*>(terms);
-  r.values = reinterpret_cast<std::uint16_t const*>(values);
-  r.lower = lower;
+  auto* const terms = static_cast<float*>(keep.back().data());
+  r.lower = reinterpret_cast<LowerTerm const*>(terms);
   r.hi = terms + 2 * padded_rows;
-  launch<RoundRowsKernel>(padded_rows, RoundRowsKernel::kRowsPerBlock,
-                          {static_cast<float const*>(rows.data), rows.rows, padded_rows, rows.cols, rows.stride,
-                           r.depth, bound.e, kind == RowTermKind::kNorms, values, lower, terms + 2 * padded_rows},
-                          s);
+  return r;
+}
+
+void round_row_range(ConstMatrixView rows, RoundedRows const& into, ExpansionBound const& bound, RowTermKind kind,
+                     std::int64_t first, std::int64_t last, void* stream) {
+  if (last <= first) return;
+  // The arrays are the caller's, allocated writable by allocate_rounded_rows.
+  auto* const values = reinterpret_cast<__half*>(const_cast<std::uint16_t*>(into.values));
+  launch<RoundRowsKernel>(last - first, RoundRowsKernel::kRowsPerBlock,
+                          {static_cast<float const*>(rows.data), first, last, rows.rows, rows.cols, rows.stride,
+                           into.depth, bound.e, kind == RowTermKind::kNorms, values, const_cast<LowerTerm*>(into.lower),
+                           const_cast<float*>(into.hi)},
+                          static_cast<cudaStream_t>(stream));
+}
+
+RoundedRows round_rows(ConstMatrixView rows, std::int64_t padded_rows, ExpansionBound const& bound, RowTermKind kind,
+                       std::vector<Array>& keep, void* stream) {
+  RoundedRows const r = allocate_rounded_rows(rows.rows, rows.cols, padded_rows, keep, stream);
+  round_row_range(rows, r, bound, kind, 0, padded_rows, stream);
   return r;
 }
 

@@ -35,6 +35,16 @@ struct RoundedRows {
 /// Columns of the rounded copies of rows of d columns.
 inline int rounded_depth(std::int64_t d) { return static_cast<int>((d + 15) / 16 * 16); }
 
+/// The arrays of `rows` rows of `cols` columns rounded, with terms for `padded_rows` >= rows rows,
+/// not yet written (a streamed database rounds its rows a part at a time); kept alive in `keep`.
+RoundedRows allocate_rounded_rows(std::int64_t rows, std::int64_t cols, std::int64_t padded_rows,
+                                  std::vector<Array>& keep, void* stream);
+
+/// Rows [first, last) of `rows` (float32, device) rounded into `into` (from allocate_rounded_rows),
+/// in stream order; rows from rows.rows on (up to the padded count) get the padding's terms.
+void round_row_range(ConstMatrixView rows, RoundedRows const& into, ExpansionBound const& bound, RowTermKind kind,
+                     std::int64_t first, std::int64_t last, void* stream);
+
 /// `rows` (float32, device) rounded, in stream order; the arrays are kept alive in `keep`. The
 /// terms have `padded_rows` >= rows entries, 0 (scale 1) past the last row.
 RoundedRows round_rows(ConstMatrixView rows, std::int64_t padded_rows, ExpansionBound const& bound, RowTermKind kind,

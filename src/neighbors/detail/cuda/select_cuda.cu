@@ -29,6 +29,7 @@
 #include "neighbors/detail/cuda/merge_chunks.cuh"
 #include "neighbors/detail/cuda/radius_finish.cuh"
 #include "neighbors/detail/cuda/select_policy.hpp"
+#include "neighbors/detail/cuda/streamed_database.hpp"
 #include "neighbors/detail/cuda/materialized_paths.hpp"
 #include "neighbors/detail/cuda/workspace.cuh"
 
@@ -87,7 +88,10 @@ struct GridPlan {
 /// (byte_search_chunks).
 enum class ChunkRule { kUnchained, kChained, kChainedBytes };
 
-GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, ChunkRule rule, cudaStream_t stream) {
+/// min_chunks: the least column chunks (a streamed database's: kStreamedParts), where y has
+/// that many column tiles.
+GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, ChunkRule rule, cudaStream_t stream,
+                   int min_chunks = 1) {
   constexpr int kRows = WorkGrid::kTileRows;
   std::int64_t const slots =
       static_cast<std::int64_t>(cudist::detail::cuda::multiprocessors()) * (block_smem <= kTwoBlocksSmem ? 2 : 1);
@@ -105,11 +109,13 @@ GridPlan plan_grid(SelectProblem const& p, std::size_t block_smem, ChunkRule rul
     }
   }
   g.grid.row_tiles = row_tiles;
+  std::int64_t const least = min_chunks * row_tiles;
   switch (rule) {
     case ChunkRule::kUnchained:
-      g.grid.chunks = choose_chunks(row_tiles, col_tiles, slots, balance_blocks(row_tiles, col_tiles, slots));
+      g.grid.chunks =
+          choose_chunks(row_tiles, col_tiles, slots, std::max(least, balance_blocks(row_tiles, col_tiles, slots)));
       break;
-    case ChunkRule::kChained: g.grid.chunks = choose_chunks(row_tiles, col_tiles, slots, 4 * slots); break;
+    case ChunkRule::kChained: g.grid.chunks = choose_chunks(row_tiles, col_tiles, slots, std::max(least, 4 * slots)); break;
     case ChunkRule::kChainedBytes: g.grid.chunks = byte_search_chunks(row_tiles, col_tiles, slots); break;
   }
   g.blocks = row_tiles * g.grid.chunks;
@@ -201,7 +207,9 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
                                      : fused_knn_smem(p, k);
   bool const chained = (exact_u8 || bounded) && !two_best;  // top-k chunks start from earlier chunks' answers
   ChunkRule const rule = !chained ? ChunkRule::kUnchained : exact_u8 ? ChunkRule::kChainedBytes : ChunkRule::kChained;
-  GridPlan const g = plan_grid(p, smem, rule, stream);
+  // knn() leaves y pending only for the tensor-core search (streams_chunks).
+  bool const streamed = p.y_pending() && bounded;
+  GridPlan const g = plan_grid(p, smem, rule, stream, streamed ? kStreamedParts : 1);
   Array partial = device_bytes(static_cast<std::size_t>(p.m() * g.grid.chunks * k) * entry, stream);
   a.partial = partial.data();
   a.chunks = g.grid.chunks;
@@ -213,6 +221,9 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
       form = bounded_search_form(p, keep, stream);
     } catch (OutOfMemory const&) {  // no room for the float16 copies: the SIMT path needs none
     }
+  }
+  if (p.y_pending() && !form) {  // the SIMT path reads y whole
+    return fused_knn(with_y_copied(p, stream), k, distances, indices, column_best, stream);
   }
   std::optional<Array> row_bars;  // the chunks of a row pool their bars (bounded_search_kernel.cuh)
   if (form && g.grid.chunks > 1) {
@@ -230,6 +241,8 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
   }
   if (exact_u8) {
     run_exact_u8_l2(f, a, stream);
+  } else if (form && p.y_pending()) {
+    run_bounded_search_streamed(p, *form, f, a, stream);
   } else if (form) {
     run_bounded_search(*form, f, a, stream);
   } else {
@@ -309,6 +322,14 @@ void knn_into(SelectProblem const& p, std::int64_t k, MatrixView distances, Matr
     }
   }
   knn_on_chip_or_sorted(p, k, distances, indices, column_best, stream);
+}
+
+/// Whether knn_into(p, k) without an observer takes the tensor-core search, the one path that
+/// searches a streamed database (SelectProblem::y_host) as it arrives: fused_knn's choice for a
+/// single float32 problem that the GEMM path does not take.
+bool streams_chunks(SelectProblem const& p, std::int64_t k) {
+  return p.problems() == 1 && p.pairwise.x.dtype == DType::kFloat32 &&
+         !gemm_knn_applies(p, k, max_on_chip_k(p)) && fused_knn_for(p, k) && bounded_search_applies(p, k, false);
 }
 
 /// The problem seen from y: each row of y queries the rows of x.
@@ -394,7 +415,9 @@ MatchResult finish_matches(SelectProblem const& p, MatchCriteria const& c, Array
 }  // namespace
 
 void knn(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices, void* stream) {
-  knn_into(p, k, distances, indices, nullptr, static_cast<cudaStream_t>(stream));
+  auto const s = static_cast<cudaStream_t>(stream);
+  if (p.y_pending() && !streams_chunks(p, k)) return knn_into(with_y_copied(p, s), k, distances, indices, nullptr, s);
+  knn_into(p, k, distances, indices, nullptr, s);
 }
 
 MatchResult match(SelectProblem const& p, MatchCriteria const& criteria, void* stream_handle) {

@@ -55,8 +55,12 @@ struct WorkGrid {
   /// (the tensor-core search: bounded_search_kernel.cuh's share_bars) only the blocks a GPU runs
   /// first start a row cold and the later chunks find its bar narrowed by a whole chunk.
   bool chunks_outer;
+  /// Blocks of the grid that earlier launches ran: a streamed database launches each chunk of a
+  /// chunks_outer grid on its own, once its rows of y are on the device (streamed_database.hpp).
+  std::int64_t first_block = 0;
 
-  CUDIST_HD WorkItem item(std::int64_t block) const {
+  CUDIST_HD WorkItem item(std::int64_t launched) const {
+    std::int64_t const block = first_block + launched;
     std::int64_t const t = chunks_outer ? block % row_tiles : block / chunks;
     WorkItem w;
     w.row_tile = t;
