@@ -1,8 +1,13 @@
 #include "core/detail/split.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <exception>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 #include "core/detail/cuda_runtime.hpp"
@@ -50,6 +55,89 @@ std::vector<Resources> split_resources(Resources const& res, char const* who) {
   return shards;
 }
 
+namespace {
+
+/// Host threads kept for the process, worker i running part i of device sets' calls. Why: a thread
+/// that ends tears down the OpenMP team its page-locked copies used (pinned_stages.cpp), which held
+/// a 2-GPU knn 1.7 ms past the end of its parts (2 x H200, run 197: the parts ended at 22.2 ms, the
+/// call at 24.0), and each new thread builds a new team. Never destroyed, as the stages' pool: at
+/// exit the workers are waiting for a part.
+class PartWorkers {
+ public:
+  /// Runs part(i) for i in [0, n) on workers 0 .. n - 1 and returns once all have; false, having
+  /// run nothing, where the workers are busy with another call (from another thread, or this is
+  /// one of them: a part that runs parts) or this process is a fork of the one that started them.
+  /// `part` must not throw.
+  bool run(std::size_t n, std::function<void(std::size_t)> const& part) {
+    if (on_worker_ || getpid() != pid_) return false;
+    std::unique_lock<std::mutex> const busy(busy_, std::try_to_lock);
+    if (!busy.owns_lock()) return false;
+    while (workers_.size() < n) workers_.push_back(std::make_unique<Worker>());
+    std::mutex done_mutex;
+    std::condition_variable done;
+    std::size_t remaining = n;
+    for (std::size_t i = 0; i < n; ++i) {
+      workers_[i]->give([&, i] {
+        part(i);
+        std::lock_guard<std::mutex> const lock(done_mutex);
+        --remaining;
+        done.notify_one();  // under the lock: the caller cannot return (and destroy it) before
+      });
+    }
+    std::unique_lock<std::mutex> lock(done_mutex);
+    done.wait(lock, [&] { return remaining == 0; });
+    return true;
+  }
+
+ private:
+  class Worker {
+   public:
+    Worker() : thread_([this] { serve(); }) {}
+
+    void give(std::function<void()> task) {
+      {
+        std::lock_guard<std::mutex> const lock(mutex_);
+        task_ = std::move(task);
+      }
+      wake_.notify_one();
+    }
+
+   private:
+    void serve() {
+      on_worker_ = true;
+      for (;;) {
+        std::function<void()> task;
+        {
+          std::unique_lock<std::mutex> lock(mutex_);
+          wake_.wait(lock, [&] { return task_ != nullptr; });
+          task = std::move(task_);
+          task_ = nullptr;
+        }
+        task();
+      }
+    }
+
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::function<void()> task_;
+    std::thread thread_;  // last: starts once the members it uses exist
+  };
+
+  static thread_local bool on_worker_;
+  pid_t const pid_ = getpid();
+  std::mutex busy_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+};
+
+thread_local bool PartWorkers::on_worker_ = false;
+
+PartWorkers& part_workers() {
+  static auto* const workers = new PartWorkers;  // never destroyed: its threads never end
+  return *workers;
+}
+
+}  // namespace
+
 void run_parts(char const* who, std::vector<Resources> const& shards,
                std::function<void(std::size_t)> const& part) {
   std::uint64_t const requests = interrupt_requests();
@@ -67,12 +155,12 @@ void run_parts(char const* who, std::vector<Resources> const& shards,
     }
   };
   bool const concurrent = shards.size() > 1 && shards.front().device.is_cuda();
-  if (concurrent) {
+  if (concurrent && !part_workers().run(shards.size(), run_one)) {
     std::vector<std::thread> threads;
     threads.reserve(shards.size());
     for (std::size_t s = 0; s < shards.size(); ++s) threads.emplace_back(run_one, s);
     for (std::thread& t : threads) t.join();
-  } else {
+  } else if (!concurrent) {
     for (std::size_t s = 0; s < shards.size(); ++s) run_one(s);
   }
   for (std::exception_ptr const& f : failures) {

@@ -5,10 +5,12 @@
 // rows, k larger than a shard, empty shards (more shards than rows of y), padding, every metric.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/backend.hpp"
@@ -96,6 +98,27 @@ TEST(RunParts, FirstFailureIsRethrownAfterEveryPartFinished) {
     EXPECT_NE(std::string(e.what()).find("part 1"), std::string::npos);
   }
   EXPECT_EQ(ran[0] + ran[1], 2);
+}
+
+TEST(RunParts, NestedAndSimultaneousCallsAllRun) {
+  // GPU shards' parts run on host threads kept for the process; a part that runs parts itself,
+  // and a call from another thread while they are busy, get threads of their own instead of
+  // waiting for the busy ones (which would never come back to them).
+  CUDIST_REQUIRE_BACKEND();
+  std::vector<Resources> const shards = shards_of(2);
+  std::atomic<int> ran{0};
+  auto const inner = [&](std::size_t) { ++ran; };
+  auto const outer = [&](std::size_t) {
+    detail::run_parts("test", shards, inner);
+    ++ran;
+  };
+  constexpr int kCalls = 50;
+  std::thread other([&] {
+    for (int i = 0; i < kCalls; ++i) detail::run_parts("test", shards, outer);
+  });
+  for (int i = 0; i < kCalls; ++i) detail::run_parts("test", shards, outer);
+  other.join();
+  EXPECT_EQ(ran.load(), 2 * kCalls * 2 * (2 + 1));
 }
 
 // Integer data (full of ties) and reals with NaN / inf rows, for every metric the knn tests cover,

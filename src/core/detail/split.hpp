@@ -37,7 +37,8 @@ MatrixView row_slice(MatrixView v, RowRange r);
 std::vector<Resources> split_resources(Resources const& res, char const* who);
 
 /// Runs part(s) for every shard s and waits for all of them: one host thread per shard when the
-/// shards are GPUs (each thread makes its device current), one after another on the CPU (each
+/// shards are GPUs (each thread makes its device current; threads kept for the process, fresh
+/// ones where those are busy with another call), one after another on the CPU (each
 /// part already uses every core). When a part throws, parts not yet started are skipped, and the
 /// first failure in shard order is rethrown after every thread has finished: no thread is left
 /// running, and an out-of-memory error on one GPU surfaces as that error. Waits for the shards'
