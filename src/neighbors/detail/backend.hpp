@@ -19,6 +19,9 @@ RadiusResult radius(SelectProblem const& p, double r);
 }  // namespace cpu
 
 namespace cuda {
+/// As cpu::knn, in stream order. A pending y (p.y_pending(): knn's streamed database) is copied
+/// here, a part at a time while the search runs where the tensor-core search takes p, else whole
+/// first; the copies from pageable memory return once done, so the call waits for them.
 void knn(SelectProblem const& p, std::int64_t k, MatrixView distances, MatrixView indices,
          void* stream);
 /// Synchronizes once: the number of matches sizes the result.
