@@ -310,6 +310,23 @@ def test_numpy_self_knn_and_batches_on_the_gpu(rng):
     assert_array_equal(got[2], expected[2])
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("metric", ["euclidean", "inner_product"])
+def test_knn_streams_a_large_numpy_database_to_the_gpu(rng, metric):
+    # float32 databases of 16 MiB and more are copied to the GPU a part at a time while the search
+    # runs (docs/multi_gpu.md): contiguous rows, and rows 128 values apart of which 96 are read.
+    # Integer values make every distance exact, so the GPU's answer is the CPU's entry for entry.
+    n = 45000
+    wide = rng.integers(-3, 4, (n, 128)).astype(np.float32)
+    XA = rng.integers(-3, 4, (300, 96)).astype(np.float32)
+    for XB in (np.ascontiguousarray(wide[:, :96]), wide[:, :96]):
+        assert XB.nbytes >= 16 << 20
+        got = cudist.knn(XA, XB, 10, metric, device="cuda")
+        expected = cudist.knn(XA, XB, 10, metric)
+        assert_array_equal(got[1], expected[1])
+        assert_array_equal(got[0], expected[0])
+
+
 @pytest.mark.parametrize("metric", ["euclidean", "sqeuclidean", "cityblock", "inner_product"])
 def test_merge_knn_of_shards_is_one_knn(rng, metric):
     XA = rng.integers(-2, 3, (19, 4)).astype(np.float32)
