@@ -1,7 +1,7 @@
 // knn over a database still in host memory (SelectProblem::y_host) on the tensor-core search: the
-// grid's column chunks are launched one at a time, each once its rows of y are on the device and
-// rounded, so that copying the later chunks overlaps searching the earlier ones instead of coming
-// before all of it. Why: a copy from pageable memory is bound by the host's memory (~30 GB/s on
+// grid's column chunks are launched a part (a few chunks) at a time, each part once its rows of y
+// are on the device and rounded, so that copying the later parts overlaps searching the earlier
+// ones instead of coming before all of it. Why: a copy from pageable memory is bound by the host's memory (~30 GB/s on
 // the 2 x H200 machine: 6.9 ms of a 47 ms search of a 205 MB database, run 193), and the copies
 // of several GPUs at once share that bandwidth (two halves of it took 8 ms there).
 #pragma once
@@ -20,8 +20,9 @@ namespace cudist::neighbors::detail::cuda {
 /// copied, then searched while the next ones are copied; the first part's copy is not overlapped.
 constexpr int kStreamedParts = 8;
 
-/// p with its pending y (p.y_pending()) copied to the device on `stream`, returning once there:
-/// for the paths other than the tensor-core search, which take y whole.
+/// p with its pending y (p.y_pending()) copied to the device on `stream` (from pageable memory,
+/// returning once there; from page-locked memory, in stream order): for the paths other than the
+/// tensor-core search, which take y whole.
 SelectProblem with_y_copied(SelectProblem p, cudaStream_t stream);
 
 /// run_bounded_search of a pending y (f.grid: chunks_outer, at least kStreamedParts chunks where
