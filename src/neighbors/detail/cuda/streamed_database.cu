@@ -56,14 +56,14 @@ void run_bounded_search_streamed(SelectProblem const& p, BoundedForm const& form
   };
 
   MatrixView const y = y_destination(p);
-  std::int64_t const n = p.n(), col_tiles = (n + WorkGrid::kTileRows - 1) / WorkGrid::kTileRows;
-  auto const first_row = [&](int chunk) {  // WorkGrid::item's column tiles of the chunk
-    return std::min(n, col_tiles * chunk / chunks * WorkGrid::kTileRows);
-  };
+  std::int64_t const row_tiles = f.grid.row_tiles;
   try {
     for (int part = 0; part < parts; ++part) {
       int const c0 = chunks * part / parts, c1 = chunks * (part + 1) / parts;
-      std::int64_t const first = first_row(c0), last = c1 == chunks ? n : first_row(c1);
+      // y's rows of chunks c0 .. c1 - 1, as their blocks see them (chunks_outer: chunk c's blocks
+      // are c row_tiles .. (c + 1) row_tiles - 1).
+      std::int64_t const first = f.grid.item(c0 * row_tiles).col_begin;
+      std::int64_t const last = f.grid.item(c1 * row_tiles - 1).col_end;
       {
         cudist::TimelineSpan const span("a part of the database to the GPU");
         copy(row_slice(p.y_host, {first, last}), row_slice(y, {first, last}), copies.get());
@@ -73,8 +73,8 @@ void run_bounded_search_streamed(SelectProblem const& p, BoundedForm const& form
       cuda_stream_wait_event(s, event.get());
       round_y_rows(p, form, first, last, s);
       FusedLaunch chunk = f;
-      chunk.grid.first_block = static_cast<std::int64_t>(c0) * f.grid.row_tiles;
-      chunk.blocks = static_cast<std::int64_t>(c1 - c0) * f.grid.row_tiles;
+      chunk.grid.first_block = c0 * row_tiles;
+      chunk.blocks = (c1 - c0) * row_tiles;
       run_bounded_search(form, chunk, a, s);
     }
   } catch (...) {

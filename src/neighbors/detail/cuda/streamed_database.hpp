@@ -1,9 +1,10 @@
 // knn over a database still in host memory (SelectProblem::y_host) on the tensor-core search: the
 // grid's column chunks are launched a part (a few chunks) at a time, each part once its rows of y
 // are on the device and rounded, so that copying the later parts overlaps searching the earlier
-// ones instead of coming before all of it. Why: a copy from pageable memory is bound by the host's memory (~30 GB/s on
-// the 2 x H200 machine: 6.9 ms of a 47 ms search of a 205 MB database, run 193), and the copies
-// of several GPUs at once share that bandwidth (two halves of it took 8 ms there).
+// ones instead of coming before all of it. Why: a copy from pageable memory is bound by the
+// host's memory (~30 GB/s on the 2 x H200 machine: 6.9 ms of a 47 ms search of a 205 MB
+// database, run 193), and the copies of several GPUs at once share that bandwidth (two halves of
+// it took 8 ms there).
 #pragma once
 
 #include <cuda_runtime.h>

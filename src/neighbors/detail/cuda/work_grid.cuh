@@ -55,8 +55,8 @@ struct WorkGrid {
   /// (the tensor-core search: bounded_search_kernel.cuh's share_bars) only the blocks a GPU runs
   /// first start a row cold and the later chunks find its bar narrowed by a whole chunk.
   bool chunks_outer;
-  /// Blocks of the grid that earlier launches ran: a streamed database launches each chunk of a
-  /// chunks_outer grid on its own, once its rows of y are on the device (streamed_database.hpp).
+  /// Blocks of the grid that earlier launches ran: a streamed database launches a chunks_outer
+  /// grid a few chunks at a time, once their rows of y are on the device (streamed_database.hpp).
   std::int64_t first_block = 0;
 
   CUDIST_HD WorkItem item(std::int64_t launched) const {
