@@ -111,7 +111,10 @@ RankSpec run_chunks(char const* who, Resources const& res, ConstMatrixView x, Co
     cudist::detail::throw_if_interrupted(who);
     std::int64_t const r1 = std::min(y.rows, r0 + chunk_rows);
     ConstMatrixView const chunk = rows_of(y, r0, r1);
-    PlannedSelect planned = plan_select(who, res, xs, chunk, whole(xs, chunk), metric, params, false, false);
+    // A chunk large enough streams into its search as a database that fits does (plan.hpp,
+    // streams_database): its later parts are copied while the earlier ones are searched.
+    PlannedSelect planned =
+        plan_select(who, res, xs, chunk, whole(xs, chunk), metric, params, false, false, false, true);
     rank = planned.problem.rank;
     planned.problem.rank.sqrt_distance = false;  // merge on the keys; the root of the answers only
     std::int64_t const kc = std::min(k, r1 - r0);

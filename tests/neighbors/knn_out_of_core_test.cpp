@@ -15,6 +15,7 @@
 #include "cudist/core/interrupt.hpp"
 #include "cudist/neighbors/knn.hpp"
 #include "neighbors/detail/database_chunks.hpp"
+#include "neighbors/detail/plan.hpp"
 #include "neighbors/neighbors_test_util.hpp"
 
 namespace cudist {
@@ -64,6 +65,29 @@ TEST(KnnOutOfCore, ChunkedDatabaseGivesTheInMemoryAnswer) {
     KnnResult const whole = knn_of_host_database(test::backend_resources(), x, y, c.k, c.metric);
     KnnResult const chunked = knn_of_host_database(budget_of_rows(c.chunk_rows, y), x, y, c.k, c.metric);
     EXPECT_TRUE(test::identical(chunked, whole));
+  }
+}
+
+TEST(KnnOutOfCore, ChunksLargeEnoughStreamIntoTheirSearch) {
+  // Chunks of kStreamedDatabaseBytes and more are streamed into their search on a GPU
+  // (database_chunks.cpp): the same answer as the whole database on the device.
+  CUDIST_REQUIRE_BACKEND();
+  std::int64_t const d = 64, n = 150000;
+  Array const x = test::random_integers(500, d, DType::kFloat32, -3, 3, 11).array;
+  Array const y = database(n, d, DType::kFloat32, 12);
+  Resources const res = budget_of_rows(100000, y);
+  std::int64_t const chunk_rows = neighbors::detail::database_chunk_rows(res, y.view(), Metric::kEuclidean);
+  ASSERT_GT(chunk_rows, 0) << "the budget must split the database";
+  ASSERT_LT(chunk_rows, n);
+  if (res.device.is_cuda()) {
+    ASSERT_GE(static_cast<std::size_t>(n - chunk_rows) * d * sizeof(float), neighbors::detail::kStreamedDatabaseBytes)
+        << "every chunk must be large enough to stream";
+  }
+  for (Metric metric : {Metric::kEuclidean, Metric::kInnerProduct}) {
+    SCOPED_TRACE(metric_name(metric));
+    KnnResult const want = knn(test::backend_resources(), test::to_backend(x), test::to_backend(y), 10, metric);
+    KnnResult const got = knn_of_host_database(res, x, y, 10, metric);
+    EXPECT_TRUE(test::identical(got, KnnResult{test::to_host(want.distances), test::to_host(want.indices)}));
   }
 }
 
