@@ -210,10 +210,6 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
   // knn() leaves y pending only for the tensor-core search (streams_chunks).
   bool const streamed = p.y_pending() && bounded;
   GridPlan const g = plan_grid(p, smem, rule, stream, streamed ? kStreamedParts : 1);
-  Array partial = device_bytes(static_cast<std::size_t>(p.m() * g.grid.chunks * k) * entry, stream);
-  a.partial = partial.data();
-  a.chunks = g.grid.chunks;
-  FusedLaunch f{&p, g.grid, g.blocks, column_best};
   std::vector<Array> keep;  // the rounded rows, freed in stream order after the launch
   std::optional<BoundedForm> form;
   if (bounded) {
@@ -222,9 +218,16 @@ void fused_knn(SelectProblem const& p, std::int64_t k, MatrixView distances, Mat
     } catch (OutOfMemory const&) {  // no room for the float16 copies: the SIMT path needs none
     }
   }
+  // Before the workspaces, and x's rounded rows let go: the call again on y copied whole holds
+  // none of this one's memory.
   if (p.y_pending() && !form) {  // the SIMT path reads y whole
+    keep.clear();
     return fused_knn(with_y_copied(p, stream), k, distances, indices, column_best, stream);
   }
+  Array partial = device_bytes(static_cast<std::size_t>(p.m() * g.grid.chunks * k) * entry, stream);
+  a.partial = partial.data();
+  a.chunks = g.grid.chunks;
+  FusedLaunch f{&p, g.grid, g.blocks, column_best};
   std::optional<Array> row_bars;  // the chunks of a row pool their bars (bounded_search_kernel.cuh)
   if (form && g.grid.chunks > 1) {
     row_bars = device_bytes(static_cast<std::size_t>(p.m()) * sizeof(std::uint32_t), stream);
