@@ -127,6 +127,14 @@ if want bench; then
     python3 bench/peers/cpu_peers.py --json /tmp/cpu.json --suites semiring 2>&1 | tee -a "$OUT/summary.log"
     note "scipy graph peers exit ${PIPESTATUS[0]}"
   fi
+  if [ -z "${BENCH_SUITES:-}" ] || [[ " $BENCH_SUITES " == *" dense "* || " $BENCH_SUITES " == *" semiring "* ]]; then
+    # The open FP32 cases beside cuBLAS's FP32 GEMM at the same instruction count (docs/tuning.md,
+    # "The open FP32 cases against NVIDIA's own kernels"): the table goes to summary.log, the JSON
+    # stays in /tmp (a full round already returns the 8 files the device gives back).
+    (cd bench/peers && python3 fp32_yardsticks.py --bench-json /tmp/bench.json > /tmp/fp32-yardsticks.json) \
+        2>&1 | tee -a "$OUT/summary.log"
+    note "fp32 yardsticks exit ${PIPESTATUS[0]}"
+  fi
   python3 bench/report.py /tmp/bench.json /tmp/torch.json /tmp/cpu.json --out "$OUT" 2>&1 | tee -a "$OUT/summary.log"
 fi
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The torch peers of the benchmark suite (BENCHMARKS.md), on the same shapes, dtype and GPU as
-`cudist bench`: CUDA-event median of 20 runs after warm-up, L2 flushed before each run. Where
+`cudist bench`, timed as it times (bench/common/gpu_timer.cuh): CUDA-event median of 20 runs after
+warm-up, L2 flushed and a 200 us spin queued before each run's start event, so that the host's
+launch work is hidden as it is for cudist's own figures (it is not, for a 10 us kernel, otherwise). Where
 torch's answer is less accurate than the float64 reference allows, the note says by how much."""
 import argparse
 import json
@@ -9,6 +11,7 @@ import sys
 import torch
 
 L2_FLUSH = None
+SPIN_CYCLES = 400_000  # ~200 us at the H100's and H200's 1.98 GHz, as cudist bench's spin
 CASES = None  # the case ids asked for (--cases); None: every case
 
 
@@ -26,6 +29,7 @@ def median_us(fn, repeats=20, warmup=3):
     times = []
     for _ in range(repeats):
         L2_FLUSH.zero_()
+        torch.cuda._sleep(SPIN_CYCLES)
         start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         fn()
