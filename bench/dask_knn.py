@@ -3,8 +3,8 @@
 printed as JSON (issue 14: the Dask overhead, <= 15%, is measured against the in-process call).
 
 Both sides start from host (NumPy) arrays and end with host results: the in-process call copies
-its inputs to the GPU itself; the Dask job's inputs are first persisted in the workers' memory
-(as a real job's would be, loaded by the workers), then each knn task copies its blocks to its
+its inputs to the GPU itself; the Dask job's inputs are first persisted in the workers' memory,
+block i on worker i (as a real job's would be, loaded by the workers), then each knn task copies its blocks to its
 worker's GPU, and the merged result is gathered to this process. Wall-clock median of --repeats
 runs after one warm-up run of each (CUDA contexts, the workers' first import).
 
@@ -79,6 +79,22 @@ def cpu_workers(workers):
     cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
                                        dashboard_address=None)
     return cluster, "LocalCluster"
+
+
+def blocks_spread_over_workers(client, array, rows):
+    """`array` in blocks of `rows` rows, block i held by worker i mod W, as a job whose workers
+    load their own parts holds them. Left to itself, persist may put every block on one worker, and
+    the scheduler then runs every task there in turn rather than move a block: it prices a move at
+    distributed.scheduler.bandwidth, 100 MB/s by default, so a 100 MB block's move looks slower
+    than waiting for the GPU next to it (2 x H200 run 209: both query blocks on one worker, half
+    the machine idle, 2.44x the in-process call)."""
+    workers = sorted(client.scheduler_info()["workers"])
+    blocks = []
+    for i, start in enumerate(range(0, len(array), rows)):
+        part = array[start:start + rows]
+        future = client.scatter(part, workers=[workers[i % len(workers)]])
+        blocks.append(da.from_delayed(future, shape=part.shape, dtype=part.dtype))
+    return da.concatenate(blocks)
 
 
 def median_seconds(run, repeats, pause=0.0):
@@ -254,12 +270,14 @@ def main():
     with cluster, distributed.Client(
             cluster, direct_to_workers=args.direct_to_workers) as client:
         client.wait_for_workers(workers)
-        XA = da.from_array(A, chunks=(-(-args.queries // args.query_chunks), -1))
-        XB = da.from_array(B, chunks=(-(-args.database // database_chunks), -1))
+        XA = blocks_spread_over_workers(client, A, -(-args.queries // args.query_chunks))
+        XB = blocks_spread_over_workers(client, B, -(-args.database // database_chunks))
         XA, XB = client.persist([XA, XB])
         distributed.wait([XA, XB])
         if args.replicate_database:
             client.replicate(XB)
+        placement = {name: [sorted(client.who_has([f])[f.key]) for f in distributed.futures_of(X)]
+                     for name, X in (("query_blocks_on", XA), ("database_blocks_on", XB))}
 
         def run_dask():
             return dask.compute(*cudist.dask.knn(XA, XB, args.k, device=args.device))
@@ -285,7 +303,7 @@ def main():
                  "query_chunks": len(XA.chunks[0]), "database_chunks": len(XB.chunks[0]),
                  "database_replicated": args.replicate_database,
                  "direct_to_workers": args.direct_to_workers, "pause_s": args.pause,
-                 "median_s": dask_s, "runs_s": dask_runs},
+                 **placement, "median_s": dask_s, "runs_s": dask_runs},
         "dask_over_in_process": dask_s / inprocess_s,
         "same_indices_fraction": float(np.mean(indices == expected_indices)),
         "max_abs_distance_difference": float(np.max(np.abs(distances - expected_distances))),
