@@ -2,18 +2,16 @@
 """What NVIDIA's tuned kernels reach on this GPU at the shapes of cudist's open FP32 SIMT cases
 (issue 13: D1, D2, D6, D7, M1, M2; and D8), beside cudist's own figures from the same run.
 
-Two yardsticks a case: a GEMM that issues the same FP32 instructions into the same output (how
-close a tuned SIMT kernel gets to the FP32 floor), and one kernel filling that output (the least
-any single launch that writes it takes: for D1 and D2, whose floor is the 8 MB write).
-
-The yardstick is cuBLAS's float32 GEMM through torch with TF32 off, so that it runs on the FP32
-pipes as those cases do. Each case gets the GEMM that issues the same number of FP32 instructions
-into an output of the same shape: D6's |x - y| sums are two FADDs a term at d = 128, the
-instructions of a 10000^2 GEMM of depth 256; D1's (x - y)^2 sums an FADD and an FFMA a term at
-d = 16, a 2048 x 1024 GEMM of depth 32. The floor of either is that count at the FMA ceiling that
-`cudist bench` measured in the same run (--bench-json), so "floor / time" is the fraction of the
-FP32 issue rate each kernel sustains. M1 and M2 also run half-rate FMNMX, so their own floor
-(FADD + FMNMX) is longer than the matching GEMM's; their row compares the two fractions.
+Two yardsticks a case. The first is cuBLAS's float32 GEMM through torch with TF32 off, so that it
+runs on the FP32 pipes as those cases do, sized to issue the case's FP32 instructions into an
+output of the case's shape: D6's |x - y| sums are two FADDs a term at d = 128, the instructions of
+a 10000^2 GEMM of depth 256; D1's (x - y)^2 sums an FADD and an FFMA a term at d = 16, a
+2048 x 1024 GEMM of depth 32. Its floor is that count at the FMA ceiling that `cudist bench`
+measured in the same run (--bench-json), so "floor / time" is the fraction of the FP32 issue rate
+it sustains. M1 and M2 also run half-rate FMNMX, so their own floor (FADD + FMNMX) is longer than
+the matching GEMM's; their row compares the two fractions. The second is one kernel filling the
+case's output: the least any single launch that writes it takes (D1's and D2's floor is the 8 MB
+write).
 
     cudist bench --case D1 --case D6 ... --json /tmp/ours.json
     python3 bench/peers/fp32_yardsticks.py --bench-json /tmp/ours.json > yardsticks.json
