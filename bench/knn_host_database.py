@@ -11,25 +11,16 @@ inputs everything stays on the GPU. Each call runs once to warm up, then --repea
 """
 import argparse
 import json
-import statistics
-import time
 
 import cupy
 import numpy as np
 
 import cudist
+from multi_gpu_knn import timed
 
 
 def median_ms(call, repeats):
-    call()
-    cupy.cuda.Device().synchronize()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        cupy.cuda.Device().synchronize()
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
+    return timed(call, repeats, cupy.cuda.Device().synchronize)[0] * 1e3
 
 
 def main():
