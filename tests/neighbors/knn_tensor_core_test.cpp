@@ -17,7 +17,6 @@
 #include <functional>
 #include <initializer_list>
 #include <limits>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -238,8 +237,8 @@ TEST(KnnTensorCores, DatabaseStreamedFromHostMemoryAnswersAsFromTheDevice) {
     plant_specials(x.array, y.array);
     Array const xb = test::to_backend(x.array), yb = test::to_backend(y.array);
     std::size_t const bytes = y.array.bytes();
-    std::unique_ptr<void, decltype(&cudist::detail::cuda_host_free)> pinned(
-        cudist::detail::cuda_host_alloc(bytes, "test"), cudist::detail::cuda_host_free);
+    cudist::detail::PinnedHandle const pinned(cudist::detail::cuda_host_alloc(bytes, "test"),
+                                              cudist::detail::cuda_host_free);
     std::memcpy(pinned.get(), y.array.data(), bytes);
     ConstMatrixView const y_pinned(pinned.get(), n, d, d, DType::kFloat32, Memory::kHost);
     for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean, Metric::kInnerProduct}) {

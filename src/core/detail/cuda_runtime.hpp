@@ -43,9 +43,11 @@ void* cuda_event_create();                        ///< without timing
 void cuda_event_destroy(void* event) noexcept;
 void cuda_event_record(void* event, void* stream);
 void cuda_stream_wait_event(void* stream, void* event);
-/// Owners of the above: a stream (destroyed once its work is done) or an event.
+/// Owners of the above: a stream (destroyed once its work is done), an event, or page-locked
+/// host memory (cuda_host_alloc).
 using StreamHandle = std::unique_ptr<void, decltype(&cuda_stream_destroy)>;
 using EventHandle = std::unique_ptr<void, decltype(&cuda_event_destroy)>;
+using PinnedHandle = std::unique_ptr<void, decltype(&cuda_host_free)>;
 
 /// The word long-running kernels poll to stop early when request_interrupt() is called (it holds
 /// the count of requests): page-locked host memory mapped into every device (with unified

@@ -4,7 +4,6 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <memory>
 
 #include "core/detail/cuda_runtime.hpp"
 #include "core/detail/expects.hpp"
@@ -75,8 +74,6 @@ void run_cpu_windows(char const* who, PairwiseProblem const& problem, std::int64
     report_progress(who, window.row_end - first, last - first);
   }
 }
-
-using PinnedHandle = std::unique_ptr<void, decltype(&cuda_host_free)>;
 
 /// One window in flight: its device buffer, its page-locked staging buffer (none when out is
 /// page-locked itself), its stream, and the rows it holds (r0 == r1: none).
