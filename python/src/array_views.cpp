@@ -143,19 +143,4 @@ void expect_reachable(OutputArray const& a, Device device, char const* what) {
   expect_reachable_impl(a, device, what);
 }
 
-ConstMatrixView device_copy_if_misaligned(ConstMatrixView v, Resources const& res, std::optional<Array>& copy) {
-  bool const aligned = reinterpret_cast<std::uintptr_t>(v.data) % size_of(v.dtype) == 0;
-  if (v.empty() || aligned || v.memory != Memory::kHost || !res.device.is_cuda() || res.is_split()) return v;
-  copy = Array::copy_of(v, res.device, res.stream);
-  return copy->view();
-}
-
-InputPair device_copies_if_misaligned(ConstMatrixView x, ConstMatrixView y, Resources const& res) {
-  bool const same = x.data == y.data && x.rows == y.rows && x.stride == y.stride;
-  InputPair in;
-  in.x = device_copy_if_misaligned(x, res, in.x_copy);
-  in.y = same ? in.x : device_copy_if_misaligned(y, res, in.y_copy);
-  return in;
-}
-
 }  // namespace cudist::python

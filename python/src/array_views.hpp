@@ -11,12 +11,8 @@
 
 #include <nanobind/ndarray.h>
 
-#include <optional>
-
-#include "cudist/core/array.hpp"
 #include "cudist/core/device.hpp"
 #include "cudist/core/matrix_view.hpp"
-#include "cudist/core/resources.hpp"
 
 namespace cudist::python {
 
@@ -32,21 +28,6 @@ MatrixView matrix_view(OutputArray const& a, char const* what);
 /// A 1-D array with unit stride as a (1, n) view.
 ConstMatrixView row_vector_view(InputArray const& a, char const* what);
 MatrixView row_vector_view(OutputArray const& a, char const* what);
-
-/// `v`, or, for a call on one GPU, a device copy of it in `copy` where `v` is host memory at an
-/// address that is not a multiple of its element size (dask.distributed deserialises blocks into
-/// one buffer at any offset). cudist refuses such pointers; the copy to the device, which a host
-/// input gets anyway, is bytewise, so it costs nothing extra where a host-side aligned copy cost
-/// a full pass over the block. CPU and split calls get `v` as it is (and the check's error).
-ConstMatrixView device_copy_if_misaligned(ConstMatrixView v, Resources const& res, std::optional<Array>& copy);
-
-/// A call's two inputs as it reads them: each as device_copy_if_misaligned leaves it, and a
-/// self-join (y the same matrix as x) kept one matrix, so that the library still sees x as y.
-struct InputPair {
-  ConstMatrixView x, y;
-  std::optional<Array> x_copy, y_copy;
-};
-InputPair device_copies_if_misaligned(ConstMatrixView x, ConstMatrixView y, Resources const& res);
 
 /// @throw ValueError when `a` is in the memory of another GPU than the one `device` names:
 /// a kernel on one GPU must not be handed another GPU's pointers.

@@ -40,9 +40,8 @@ void cdist_into(InputArray const& xa, InputArray const& xb, OutputArray const& o
   Metric const m = metric_from_name(metric);
   MetricParams params = metric_params(p, w, V, VI);
   params.precision = precision_from_name(precision);
-  InputPair const in = device_copies_if_misaligned(x, y, res);
   InterruptibleRelease released;
-  cdist(res, in.x, in.y, o, m, params);
+  cdist(res, x, y, o, m, params);
 }
 
 void pdist_into(InputArray const& xa, OutputArray const& out, std::string const& metric,
@@ -59,10 +58,8 @@ void pdist_into(InputArray const& xa, OutputArray const& out, std::string const&
   Metric const m = metric_from_name(metric);
   MetricParams params = metric_params(p, w, V, VI);
   params.precision = precision_from_name(precision);
-  std::optional<Array> x_copy;
-  ConstMatrixView const xs = device_copy_if_misaligned(x, res, x_copy);
   InterruptibleRelease released;
-  pdist(res, xs, o, m, params);
+  pdist(res, x, o, m, params);
 }
 
 }  // namespace

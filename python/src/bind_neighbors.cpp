@@ -31,9 +31,9 @@ namespace {
 /// Batch offsets as the Python wrappers hand them over: int64 NumPy vectors.
 using OffsetArray = nb::ndarray<std::int64_t const, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
-/// The query and candidate rows of one call, checked, as it reads them (device copies of
-/// misaligned host rows: device_copies_if_misaligned), with where it runs.
-struct Rows : InputPair {
+/// The query and candidate rows of one call, checked, with where it runs.
+struct Rows {
+  ConstMatrixView x, y;
   Resources res;
 };
 
@@ -49,7 +49,7 @@ Rows rows_of(char const* who, InputArray const& xa, InputArray const& xb, std::s
   Resources const res(DeviceSet::parse(device), reinterpret_cast<void*>(stream));
   ConstMatrixView const x = rows_view(xa, who, "XA", res.device), y = rows_view(xb, who, "XB", res.device);
   expect_distance_dtypes(who, x, y, "XA", "XB");
-  return Rows{device_copies_if_misaligned(x, y, res), res};
+  return Rows{x, y, res};
 }
 
 Batch batch_of(OffsetArray const& xa_offsets, OffsetArray const& xb_offsets) {

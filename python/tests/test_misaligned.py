@@ -1,7 +1,7 @@
 """Host arrays at an address that is not a multiple of their element size, as dask.distributed
-deserialises blocks into one buffer: a call on one GPU takes them as they are (their bytes are
-copied to the device, as any host input's are) and answers as for aligned copies; the CPU
-refuses them with an error that names the argument."""
+deserialises blocks into one buffer: a call on GPUs takes them as they are (their bytes are
+copied to the device, as any host input's are; a large database streamed as it is searched)
+and answers as for aligned copies; the CPU refuses them with an error that names the argument."""
 import numpy as np
 import pytest
 
@@ -21,6 +21,10 @@ def rows(m, d, seed):
     return np.random.default_rng(seed).random((m, d), dtype=np.float32)
 
 
+def same(got, want):
+    return all(np.array_equal(g, w) for g, w in zip(got, want))
+
+
 @pytest.mark.gpu
 def test_one_gpu_takes_misaligned_host_rows():
     XA, XB = rows(50, 16, 1), rows(300, 16, 2)
@@ -35,6 +39,21 @@ def test_one_gpu_takes_misaligned_host_rows():
     self_join = misaligned(XB)
     assert np.array_equal(cudist.cdist(self_join, self_join, device="cuda"),
                           cudist.cdist(XB, XB, device="cuda"))  # the exact zero diagonal kept
+    assert same(cudist.match(misaligned(XA), misaligned(XB), device="cuda"),
+                cudist.match(XA, XB, device="cuda"))
+    assert same(cudist.radius(misaligned(XA), misaligned(XB), 1.0, device="cuda"),
+                cudist.radius(XA, XB, 1.0, device="cuda"))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("device", ["cuda", "cuda:all"])
+def test_a_misaligned_database_is_streamed_as_it_is(device):
+    # 20 MB of float32 rows in host memory: the search copies them a part at a time while it
+    # searches the parts before (on every GPU of cuda:all, each for its share of the queries),
+    # as it does an aligned database, rather than a whole device copy first.
+    XA, XB = rows(3000, 128, 5), rows(40000, 128, 6)
+    assert same(cudist.knn(misaligned(XA), misaligned(XB), 10, device=device),
+                cudist.knn(XA, XB, 10, device="cuda"))
 
 
 def test_the_cpu_refuses_misaligned_rows_by_name():

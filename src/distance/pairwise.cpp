@@ -21,9 +21,9 @@
 namespace cudist {
 namespace detail {
 
-void validate_distance_inputs(char const* who, ConstMatrixView x, ConstMatrixView y) {
-  expect_valid_view(who, "x", x);
-  expect_valid_view(who, "y", y);
+void validate_distance_inputs(char const* who, ConstMatrixView x, ConstMatrixView y, Device device) {
+  expect_valid_input(who, "x", x, device);
+  expect_valid_input(who, "y", y, device);
   CUDIST_EXPECTS(x.dtype == y.dtype, who << ": x is " << dtype_name(x.dtype) << " but y is "
                                          << dtype_name(y.dtype) << "; convert one of them");
   CUDIST_EXPECTS(x.dtype != DType::kInt16 && x.dtype != DType::kInt32 && x.dtype != DType::kInt64,
@@ -88,7 +88,7 @@ void cdist(Resources const& res, ConstMatrixView x, ConstMatrixView y, MatrixVie
            Metric metric, MetricParams const& params) {
   char const* who = "cdist";
   TimelineSpan const span(who);
-  detail::validate_distance_inputs(who, x, y);
+  detail::validate_distance_inputs(who, x, y, res.device);
   validate_output(who, out, x.rows, y.rows, distance_output_dtype(x.dtype));
   if (x.rows == 0 || y.rows == 0) return;  // empty output: nothing to launch
   if (res.is_split()) {
@@ -100,7 +100,7 @@ void cdist(Resources const& res, ConstMatrixView x, ConstMatrixView y, MatrixVie
 
 Array cdist(Resources const& res, ConstMatrixView x, ConstMatrixView y, Metric metric,
             MetricParams const& params) {
-  detail::validate_distance_inputs("cdist", x, y);
+  detail::validate_distance_inputs("cdist", x, y, res.device);
   Array out = Array::allocate(x.rows, y.rows, distance_output_dtype(x.dtype), res.device, res.stream);
   cdist(res, x, y, out.view(), metric, params);
   return out;
@@ -110,7 +110,7 @@ void pdist(Resources const& res, ConstMatrixView x, MatrixView out, Metric metri
            MetricParams const& params) {
   char const* who = "pdist";
   TimelineSpan const span(who);
-  detail::validate_distance_inputs(who, x, x);
+  detail::validate_distance_inputs(who, x, x, res.device);
   std::int64_t const pairs = x.rows * (x.rows - 1) / 2;
   validate_output(who, out, 1, pairs, distance_output_dtype(x.dtype));
   if (pairs == 0) return;
@@ -122,7 +122,7 @@ void pdist(Resources const& res, ConstMatrixView x, MatrixView out, Metric metri
 }
 
 Array pdist(Resources const& res, ConstMatrixView x, Metric metric, MetricParams const& params) {
-  detail::validate_distance_inputs("pdist", x, x);
+  detail::validate_distance_inputs("pdist", x, x, res.device);
   std::int64_t const pairs = x.rows * (x.rows - 1) / 2;
   Array out = Array::allocate(1, pairs, distance_output_dtype(x.dtype), res.device, res.stream);
   pdist(res, x, out.view(), metric, params);

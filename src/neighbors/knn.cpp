@@ -147,7 +147,7 @@ void knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_
          MatrixView distances, MatrixView indices, KnnOptions const& options) {
   char const* who = "knn";
   cudist::TimelineSpan const span(who);
-  neighbors::detail::validate_inputs(who, x, y);
+  neighbors::detail::validate_inputs(who, x, y, res.device);
   validate_outputs(who, distances, indices, x.rows, k, x.dtype);
   if (res.is_split()) {
     validate_k(who, k, neighbors::detail::whole(x, y), false, options.pad);
@@ -161,7 +161,7 @@ void knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_
 KnnResult knn(Resources const& res, ConstMatrixView x, ConstMatrixView y, std::int64_t k,
               Metric metric, KnnOptions const& options) {
   char const* who = "knn";
-  neighbors::detail::validate_inputs(who, x, y);
+  neighbors::detail::validate_inputs(who, x, y, res.device);
   validate_k(who, k, neighbors::detail::whole(x, y), false, options.pad);
   if (res.is_split()) {  // before the result is allocated on the set's first GPU
     cudist::detail::expect_split_params(who, metric, options.params);
@@ -176,7 +176,7 @@ KnnResult self_knn(Resources const& res, ConstMatrixView x, std::int64_t k, Metr
                    SelfJoin self, KnnOptions const& options) {
   char const* who = "self_knn";
   cudist::TimelineSpan const span(who);
-  neighbors::detail::validate_inputs(who, x, x);
+  neighbors::detail::validate_inputs(who, x, x, res.device);
   bool const exclude = self == SelfJoin::kExcludeSelf;
   Batch const batch = neighbors::detail::whole(x, x);
   validate_k(who, k, batch, exclude, options.pad);
@@ -191,7 +191,7 @@ KnnResult knn_batched(Resources const& res, ConstMatrixView x, ConstMatrixView y
                       std::int64_t k, Metric metric, KnnOptions const& options) {
   char const* who = "knn_batched";
   cudist::TimelineSpan const span(who);
-  neighbors::detail::validate_inputs(who, x, y);
+  neighbors::detail::validate_inputs(who, x, y, res.device);
   neighbors::detail::validate_batch(who, batch, x.rows, y.rows);
   validate_k(who, k, batch, false, options.pad);
   if (res.is_split()) {

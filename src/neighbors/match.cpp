@@ -57,14 +57,14 @@ MatchResult run_match(char const* who, Resources const& res, ConstMatrixView x, 
 MatchResult match(Resources const& res, ConstMatrixView x, ConstMatrixView y, Metric metric,
                   MatchOptions const& options) {
   char const* who = "match";
-  neighbors::detail::validate_inputs(who, x, y);
+  neighbors::detail::validate_inputs(who, x, y, res.device);
   return run_match(who, res, x, y, neighbors::detail::whole(x, y), metric, options);
 }
 
 MatchResult match_batched(Resources const& res, ConstMatrixView x, ConstMatrixView y,
                           Batch const& batch, Metric metric, MatchOptions const& options) {
   char const* who = "match_batched";
-  neighbors::detail::validate_inputs(who, x, y);
+  neighbors::detail::validate_inputs(who, x, y, res.device);
   neighbors::detail::validate_batch(who, batch, x.rows, y.rows);
   return run_match(who, res, x, y, batch, metric, options);
 }

@@ -17,7 +17,7 @@ RadiusResult radius(Resources const& res, ConstMatrixView x, ConstMatrixView y, 
                     Metric metric, MetricParams const& params) {
   char const* who = "radius";
   cudist::TimelineSpan const span(who);
-  neighbors::detail::validate_inputs(who, x, y);
+  neighbors::detail::validate_inputs(who, x, y, res.device);
   if (metric == Metric::kInnerProduct) {
     CUDIST_EXPECTS(!std::isnan(r), who << ": r is NaN; for inner_product r is the smallest similarity kept");
   } else {

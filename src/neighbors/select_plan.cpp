@@ -32,8 +32,8 @@ void validate_offsets(char const* who, char const* name, std::vector<std::int64_
 
 }  // namespace
 
-void validate_inputs(char const* who, ConstMatrixView x, ConstMatrixView y) {
-  cudist::detail::validate_distance_inputs(who, x, y);
+void validate_inputs(char const* who, ConstMatrixView x, ConstMatrixView y, Device device) {
+  cudist::detail::validate_distance_inputs(who, x, y, device);
   CUDIST_EXPECTS(x.rows <= kMaxRows && y.rows <= kMaxRows,
                  who << ": at most " << kMaxRows << " rows per input (x has " << x.rows
                      << ", y has " << y.rows << ")");

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string_view>
+#include <vector>
 
 #include "cudist/core/array.hpp"
 #include "cudist/core/device.hpp"
@@ -31,6 +33,14 @@ inline Array to_backend(Array const& host) {
 
 /// Copies an array (host or device) to a new host array.
 inline Array to_host(ConstMatrixView v) { return Array::copy_of(v, Device::cpu()); }
+
+/// The dense host matrix `host` one byte past the start of `storage`, as dask.distributed may hand
+/// a NumPy block over: rows whose elements are off their alignment.
+inline ConstMatrixView one_byte_off(Array const& host, std::vector<unsigned char>& storage) {
+  storage.assign(host.bytes() + 1, 0);
+  std::memcpy(storage.data() + 1, host.data(), host.bytes());
+  return {storage.data() + 1, host.rows(), host.cols(), host.cols(), host.dtype(), Memory::kHost};
+}
 
 inline std::string data_path(std::string_view rel) {
   return std::string(CUDIST_TEST_DATA_DIR) + "/" + std::string(rel);

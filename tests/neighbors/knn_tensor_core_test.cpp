@@ -217,7 +217,8 @@ TEST(KnnTensorCores, ChunksStartingFromEarlierChunksAnswersAsTheSimtPath) {
 TEST(KnnTensorCores, DatabaseStreamedFromHostMemoryAnswersAsFromTheDevice) {
   // A float32 y of kStreamedDatabaseBytes or more in host memory is copied a part at a time while
   // the search runs on the parts before (streamed_database.hpp): from pageable memory (through the
-  // stages, each part there when its copy returns) and from page-locked memory (copied
+  // stages, each part there when its copy returns; also one byte off its floats, as
+  // dask.distributed hands blocks over) and from page-locked memory (copied
   // asynchronously, ordered by events), against the same rows on the device, bit for bit; and
   // the SIMT path, which takes such a y whole. Integer rows tie everywhere, y ends with copies of
   // its first rows (equal keys in the first and last parts), special rows, a partial last tile,
@@ -241,6 +242,8 @@ TEST(KnnTensorCores, DatabaseStreamedFromHostMemoryAnswersAsFromTheDevice) {
                                               cudist::detail::cuda_host_free);
     std::memcpy(pinned.get(), y.array.data(), bytes);
     ConstMatrixView const y_pinned(pinned.get(), n, d, d, DType::kFloat32, Memory::kHost);
+    std::vector<unsigned char> shifted;
+    ConstMatrixView const y_shifted = test::one_byte_off(y.array, shifted);
     for (Metric metric : {Metric::kSqEuclidean, Metric::kEuclidean, Metric::kInnerProduct}) {
       ASSERT_TRUE(neighbors::detail::streams_database(res, y.array.view(), metric, {}));
       for (std::int64_t k : {1, 2, 10, 32}) {
@@ -249,6 +252,7 @@ TEST(KnnTensorCores, DatabaseStreamedFromHostMemoryAnswersAsFromTheDevice) {
         KnnResult const want = knn(res, xb, yb, k, metric);
         EXPECT_TRUE(test::identical(knn(res, xb, y.array, k, metric), want)) << label << ", pageable";
         EXPECT_TRUE(test::identical(knn(res, xb, y_pinned, k, metric), want)) << label << ", page-locked";
+        EXPECT_TRUE(test::identical(knn(res, xb, y_shifted, k, metric), want)) << label << ", one byte off its floats";
         if (k != 10) continue;
         auto const [tensor, simt] = on_both_paths([&] { return knn(res, xb, y.array, k, metric); });
         EXPECT_TRUE(test::identical(simt, want)) << label << ", the SIMT path";

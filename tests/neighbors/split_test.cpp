@@ -240,7 +240,8 @@ TEST(SplitKnn, QueriesSplitAgainstADatabaseStreamedFromHostMemory) {
   // y in host memory large enough that each shard's search streams it (plan.hpp,
   // streams_database): every shard copies all of it while it searches, concurrently (two shards
   // on one GPU, or every GPU), instead of the parts' upload and exchange. The same answers as one
-  // device's call, into host views and through the API on every GPU.
+  // device's call, into host views and through the API on every GPU, also from rows one byte off
+  // their floats (copied byte for byte like any host rows of a GPU call).
   CUDIST_REQUIRE_BACKEND();
   if (!test::backend_device().is_cuda()) GTEST_SKIP() << "the streamed database is the CUDA search's";
   std::int64_t const m = 2 * 2048 + 77, d = 64;
@@ -258,6 +259,11 @@ TEST(SplitKnn, QueriesSplitAgainstADatabaseStreamedFromHostMemory) {
     EXPECT_TRUE(test::identical(KnnResult{std::move(d_got), std::move(i_got)}, want)) << metric_name(metric);
     EXPECT_TRUE(test::identical(knn(test::all_backend_devices(), x.array, y.array, 10, metric), want))
         << metric_name(metric) << ", every GPU";
+    std::vector<unsigned char> x_bytes, y_bytes;
+    EXPECT_TRUE(test::identical(knn(test::all_backend_devices(), test::one_byte_off(x.array, x_bytes),
+                                    test::one_byte_off(y.array, y_bytes), 10, metric),
+                                want))
+        << metric_name(metric) << ", every GPU, rows one byte off their floats";
   }
 }
 

@@ -16,6 +16,9 @@ struct bfloat16_t { std::uint16_t bits; };  ///< bfloat16, as stored
 
 /// A rows x cols row-major matrix: element (i, j) is at data + i * stride + j (in elements).
 /// stride < 0 means "dense" (stride = cols).
+/// data sits at a multiple of the element size, except for an input in host memory to a call on
+/// GPUs, which copies it to the device byte for byte before anything reads it (such an input may
+/// start anywhere, as NumPy blocks that dask.distributed received do).
 template <class PtrT>
 struct BasicMatrixView {
   PtrT data = nullptr;

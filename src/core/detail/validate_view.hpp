@@ -6,12 +6,15 @@
 #include <utility>
 
 #include "core/detail/expects.hpp"
+#include "core/detail/memory.hpp"
+#include "cudist/core/device.hpp"
 #include "cudist/core/matrix_view.hpp"
 
 namespace cudist::detail {
 
-/// A non-negative shape, stride >= cols, and non-null element-aligned data unless empty.
-inline void expect_valid_view(char const* who, char const* name, ConstMatrixView v) {
+/// A non-negative shape, stride >= cols, and non-null data unless empty; element-aligned data
+/// where `aligned` (expect_valid_input says where it need not be).
+inline void expect_valid_view(char const* who, char const* name, ConstMatrixView v, bool aligned = true) {
   CUDIST_EXPECTS(v.rows >= 0 && v.cols >= 0,
                  who << ": " << name << " has a negative shape (" << v.rows << ", " << v.cols << ")");
   CUDIST_EXPECTS(v.stride >= v.cols || v.rows <= 1,
@@ -20,9 +23,19 @@ inline void expect_valid_view(char const* who, char const* name, ConstMatrixView
   if (v.empty()) return;
   CUDIST_EXPECTS(v.data != nullptr, who << ": " << name << " is a null pointer with shape ("
                                         << v.rows << ", " << v.cols << ")");
-  CUDIST_EXPECTS(reinterpret_cast<std::uintptr_t>(v.data) % size_of(v.dtype) == 0,
+  CUDIST_EXPECTS(!aligned || reinterpret_cast<std::uintptr_t>(v.data) % size_of(v.dtype) == 0,
                  who << ": " << name << " pointer is not aligned to its " << size_of(v.dtype)
                      << "-byte " << dtype_name(v.dtype) << " elements");
+}
+
+/// expect_valid_view for an input of a call on `device`, which need not be element-aligned where
+/// it is host memory and `device` a GPU: such a call copies host inputs to its GPUs byte for byte
+/// before anything reads them (staged, streamed, uploaded through page-locked stages), and
+/// dask.distributed hands NumPy blocks over at any offset. A copy to align a 5 GB block first
+/// would cost a pass over it; a device copy of all of it, the overlap of a streamed database.
+inline void expect_valid_input(char const* who, char const* name, ConstMatrixView v, Device device) {
+  bool const copied = device.is_cuda() && !v.empty() && resolve_memory(v.data, v.memory) == Memory::kHost;
+  expect_valid_view(who, name, v, !copied);
 }
 
 inline void expect_shape(char const* who, char const* name, ConstMatrixView v, std::int64_t rows,

@@ -11,9 +11,10 @@
 
 namespace cudist::detail {
 
-/// The checks every distance entry point makes of its inputs (views, equal dtypes and column
-/// counts, a dtype distances are defined for); throws InvalidArgument naming `who`'s argument.
-void validate_distance_inputs(char const* who, ConstMatrixView x, ConstMatrixView y);
+/// The checks every distance entry point makes of its inputs (views as a call on `device` reads
+/// them: expect_valid_input; equal dtypes and column counts, a dtype distances are defined for);
+/// throws InvalidArgument naming `who`'s argument.
+void validate_distance_inputs(char const* who, ConstMatrixView x, ConstMatrixView y, Device device);
 
 /// A problem ready for a backend, and the temporaries it points into.
 struct PlannedPairwise {

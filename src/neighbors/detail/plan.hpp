@@ -22,9 +22,9 @@ struct PlannedSelect {
   std::vector<Array> keep_alive;  // staged inputs, prepared inputs, norms, weights
 };
 
-/// Views valid, dtypes equal and supported, columns equal, row counts small enough for the
-/// 32-bit indices the selection packs with its keys.
-void validate_inputs(char const* who, ConstMatrixView x, ConstMatrixView y);
+/// Views valid as a call on `device` reads them, dtypes equal and supported, columns equal, row
+/// counts small enough for the 32-bit indices the selection packs with its keys.
+void validate_inputs(char const* who, ConstMatrixView x, ConstMatrixView y, Device device);
 
 /// The batch covers x and y exactly: same length >= 2, starting at 0, non-decreasing, ending at
 /// the row counts.
