@@ -62,12 +62,17 @@ def gpu_names():
 
 def one_worker_per_gpu(gpus):
     """dask-cuda's LocalCUDACluster where it is installed, else the same by hand: one worker
-    process per GPU, each seeing only its own (CUDA_VISIBLE_DEVICES), with one thread."""
+    process per GPU, each seeing only its own (CUDA_VISIBLE_DEVICES), with one thread and an equal
+    share of the host's memory. (A worker's default limit is the host's memory times its share of
+    the cores, 8 GB of 256 on the 32-core 2 x H200 machine: it would spill a 5 GB database block
+    to disk at 60% of that.)"""
     try:
         from dask_cuda import LocalCUDACluster
     except ImportError:
+        memory = distributed.system.MEMORY_LIMIT // gpus
         workers = {gpu: {"cls": distributed.Nanny,
-                         "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": str(gpu)}}}
+                         "options": {"nthreads": 1, "memory_limit": memory,
+                                     "env": {"CUDA_VISIBLE_DEVICES": str(gpu)}}}
                    for gpu in range(gpus)}
         scheduler = {"cls": distributed.Scheduler, "options": {"dashboard_address": None}}
         return distributed.SpecCluster(workers=workers, scheduler=scheduler), "pinned workers"
@@ -97,15 +102,31 @@ def blocks_spread_over_workers(client, array, rows):
     return da.concatenate(blocks)
 
 
-def median_seconds(run, repeats, pause=0.0):
+def median_seconds(run, repeats, pause=0.0, windows=None):
+    """The median wall-clock time of `repeats` runs of `run` after a warm-up run; each run's
+    (start, end) in time.time() is appended to `windows` where given."""
     run()  # warm-up
     times = []
     for _ in range(repeats):
         time.sleep(pause)
-        start = time.perf_counter()
+        start, wall = time.perf_counter(), time.time()
         run()
         times.append(time.perf_counter() - start)
+        if windows is not None:
+            windows.append((wall, time.time()))
     return statistics.median(times), times
+
+
+def block_task_workers(records, windows):
+    """For each timed run's window, the workers its knn block tasks ran on, from the scheduler's
+    task stream: a run whose tasks all ran on one worker ran them in turn."""
+    runs = []
+    for start, end in windows:
+        ran_on = {record["worker"] for record in records
+                  if distributed.utils.key_split(record["key"]) == "knn_block"
+                  and start <= record["startstops"][0]["start"] <= end}
+        runs.append(sorted(ran_on))
+    return runs
 
 
 def _scheduler_transitions(dask_scheduler, since):
@@ -236,7 +257,8 @@ def main():
                         help="copy every database block to every worker before the timed runs "
                         "(client.replicate), as the in-process call splits many queries against "
                         "a database each GPU holds: with --query-chunks N --database-chunks 1 each "
-                        "worker searches the whole database for its queries and no merge is needed")
+                        "worker searches the whole database for its queries and no merge is needed; "
+                        "the active memory manager is stopped so that the copies stay")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--pause", type=float, default=0.1,
                         help="seconds of idle before each timed run (default 0.1): right after a "
@@ -258,8 +280,9 @@ def main():
     in_process_device = args.in_process_device or args.device
 
     rng = np.random.default_rng(14)
-    A = rng.uniform(-1, 1, (args.queries, args.dim)).astype(np.float32)
-    B = rng.uniform(-1, 1, (args.database, args.dim)).astype(np.float32)
+    # Uniform in [-1, 1), drawn in float32 (a 10M-row database is 5 GB, not 10 GB of float64).
+    A = rng.random((args.queries, args.dim), dtype=np.float32) * 2 - 1
+    B = rng.random((args.database, args.dim), dtype=np.float32) * 2 - 1
 
     inprocess_s, inprocess_runs = median_seconds(
         lambda: cudist.knn(A, B, args.k, device=in_process_device), args.repeats, args.pause)
@@ -276,13 +299,21 @@ def main():
         distributed.wait([XA, XB])
         if args.replicate_database:
             client.replicate(XB)
+            # The active memory manager drops every replica no waiting task needs, each 2 s
+            # (its ReduceReplicas policy): the next job then found the database on one worker,
+            # and the scheduler ran both tasks there in turn rather than move 205 MB to the other
+            # (2 x H200 run 210: one job of three; docs/dask.md).
+            client.amm.stop()
         placement = {name: [sorted(client.who_has([f])[f.key]) for f in distributed.futures_of(X)]
                      for name, X in (("query_blocks_on", XA), ("database_blocks_on", XB))}
 
         def run_dask():
             return dask.compute(*cudist.dask.knn(XA, XB, args.k, device=args.device))
 
-        dask_s, dask_runs = median_seconds(run_dask, args.repeats, args.pause)
+        client.get_task_stream(start=time.time())  # the scheduler records tasks from here on
+        windows = []
+        dask_s, dask_runs = median_seconds(run_dask, args.repeats, args.pause, windows)
+        ran_on = block_task_workers(client.get_task_stream(start=windows[0][0]), windows)
         distances, indices = run_dask()
         if args.timeline:
             probe = dask.delayed(_in_task_split)(XA.to_delayed()[0, 0], XB.to_delayed()[0, 0],
@@ -303,7 +334,8 @@ def main():
                  "query_chunks": len(XA.chunks[0]), "database_chunks": len(XB.chunks[0]),
                  "database_replicated": args.replicate_database,
                  "direct_to_workers": args.direct_to_workers, "pause_s": args.pause,
-                 **placement, "median_s": dask_s, "runs_s": dask_runs},
+                 **placement, "median_s": dask_s, "runs_s": dask_runs,
+                 "block_tasks_ran_on": ran_on},
         "dask_over_in_process": dask_s / inprocess_s,
         "same_indices_fraction": float(np.mean(indices == expected_indices)),
         "max_abs_distance_difference": float(np.max(np.abs(distances - expected_distances))),
