@@ -25,8 +25,8 @@ def _aligned(array, device):
     received into a buffer at an offset that is not a multiple of its element size: the CPU reads
     the block where it lies. A call on GPUs takes such an array as it is, since it copies host
     rows to the device byte for byte anyway (src/core/detail/validate_view.hpp,
-    expect_valid_input), where an aligned copy would cost a pass over the block and a 5 GB
-    database's device copy the overlap of its streamed search (docs/dask.md)."""
+    expect_valid_input): no pass over the block, and a large database is still streamed while it
+    is searched (docs/dask.md)."""
     if isinstance(array, np.ndarray) and not array.flags.aligned and not _on_gpu(device):
         return array.copy()
     return array
