@@ -210,9 +210,9 @@ if want multigpu; then
     rc=$?; note "multigpu dask exit $rc: $(grep -E '"dask_over_in_process"' "$OUT/dask-knn-multi-gpu.json" | tr -d '\n ')"
     [ $rc -eq 0 ] || status=1
     # The same job with the queries split and the database on every worker, as the in-process
-    # call splits it (docs/dask.md).
+    # call splits it, results fetched from the workers directly (docs/dask.md, "Where it stands").
     PYTHONPATH=/tmp/cudist-py:/tmp/dask-site python3 bench/dask_knn.py --in-process-device cuda:all \
-        --query-chunks "$(nvidia-smi -L | wc -l)" --database-chunks 1 --replicate-database \
+        --query-chunks "$(nvidia-smi -L | wc -l)" --database-chunks 1 --replicate-database --direct-to-workers \
         > "$OUT/dask-knn-multi-gpu-queries.json" 2>> "$OUT/multigpu_python.log"
     rc=$?; note "multigpu dask, queries split: exit $rc: $(grep -E '"dask_over_in_process"' "$OUT/dask-knn-multi-gpu-queries.json" | tr -d '\n ')"
     [ $rc -eq 0 ] || status=1
