@@ -4,9 +4,9 @@ printed as JSON (issue 14: the Dask overhead, <= 15%, is measured against the in
 
 Both sides start from host (NumPy) arrays and end with host results: the in-process call copies
 its inputs to the GPU itself; the Dask job's inputs are first persisted in the workers' memory,
-block i on worker i (as a real job's would be, loaded by the workers), then each knn task copies its blocks to its
-worker's GPU, and the merged result is gathered to this process. Wall-clock median of --repeats
-runs after one warm-up run of each (CUDA contexts, the workers' first import).
+block i on worker i (as a real job's would be, loaded by the workers), then each knn task copies
+its blocks to its worker's GPU, and the merged result is gathered to this process. Wall-clock
+median of --repeats runs after one warm-up run of each (CUDA contexts, the workers' first import).
 
 On the GPU machine (one worker per GPU, pinned with CUDA_VISIBLE_DEVICES, or dask-cuda's
 LocalCUDACluster when it is installed)::

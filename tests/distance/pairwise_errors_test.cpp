@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -65,13 +64,12 @@ TEST_F(PairwiseErrors, LayoutAndPointers) {
 }
 
 TEST_F(PairwiseErrors, RowsOffTheirElementsOnlyWhereCopiedFromHostMemory) {
-  // Rows two bytes past an element boundary (dask.distributed hands NumPy blocks over at any
+  // Rows one byte past an element boundary (dask.distributed hands NumPy blocks over at any
   // offset): refused where the backend reads them where they lie (the CPU, device memory); taken
   // from host memory by a GPU, which copies them to the device byte for byte first.
-  std::vector<float> storage(4 * 8 + 1);
-  char* const shifted = reinterpret_cast<char*>(storage.data()) + 2;
-  std::memcpy(shifted, a.data(), 4 * 8 * sizeof(float));
-  ConstMatrixView const x(shifted, 4, 8, 8, DType::kFloat32);
+  Array const host = Array::copy_of(view(a.data(), 4, 8), Device::cpu());
+  std::vector<unsigned char> bytes;
+  ConstMatrixView const x = test::one_byte_off(host, bytes);
   ConstMatrixView const y = view(b.data(), 4, 8);
   if (!res.device.is_cuda()) {
     expect_error([&] { cdist(res, x, y, Metric::kEuclidean); }, {"cdist: x pointer is not aligned"});
@@ -84,8 +82,8 @@ TEST_F(PairwiseErrors, RowsOffTheirElementsOnlyWhereCopiedFromHostMemory) {
                               test::to_host(cdist(res, y, view(a.data(), 4, 8), Metric::kEuclidean))));
   EXPECT_TRUE(test::identical(test::to_host(pdist(res, x, Metric::kEuclidean)),
                               test::to_host(pdist(res, view(a.data(), 4, 8), Metric::kEuclidean))));
-  Array const on_device = Array::copy_of(view(storage.data(), 1, 4 * 8 + 1), res.device);
-  ConstMatrixView const xd(static_cast<char const*>(on_device.data()) + 2, 4, 8, 8, DType::kFloat32);
+  Array const on_device = Array::copy_of(view(bytes.data(), 1, static_cast<std::int64_t>(bytes.size())), res.device);
+  ConstMatrixView const xd(static_cast<unsigned char const*>(on_device.data()) + 1, 4, 8, 8, DType::kFloat32);
   expect_error([&] { cdist(res, xd, y, Metric::kEuclidean); }, {"cdist: x pointer is not aligned"});
 }
 
